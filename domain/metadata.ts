@@ -1,0 +1,12 @@
+// What every command carries besides its own data. Time arrives here; domain code never reads the clock.
+export interface Actor {
+  kind: 'key' | 'source' | 'system';
+  id: string;
+}
+
+export interface CommandMeta {
+  now: string;
+  actor: Actor;
+  /** Ties every event of one request together, and derives event ids for idempotent retries. */
+  correlationId: string;
+}

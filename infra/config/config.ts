@@ -1,0 +1,142 @@
+// Configuration from the environment (document 3 §1), parsed with zod. Any bad value stops
+// start-up with one line naming the variable; nothing else is read from the environment.
+import path from 'node:path';
+import { z } from 'zod';
+
+const optional = (schema: z.ZodType<string>) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+const url = (schemes: string[], example: string) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return schemes.includes(new URL(value).protocol.replace(/:$/, ''));
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a ${schemes.map((s) => `${s}://`).join(' or ')} URL, for example ${example}` },
+  );
+
+const integer = (fallback: number, min: number, max: number) =>
+  z.preprocess(
+    (value) => (value === undefined || value === '' ? fallback : value),
+    z.coerce
+      .number({ message: `must be a whole number from ${min} to ${max}` })
+      .int(`must be a whole number from ${min} to ${max}`)
+      .min(min, `must be a whole number from ${min} to ${max}`)
+      .max(max, `must be a whole number from ${min} to ${max}`),
+  );
+
+const boolean = (fallback: boolean) =>
+  z.preprocess(
+    (value) => (value === undefined || value === '' ? String(fallback) : String(value).toLowerCase()),
+    z.enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' }).transform((v) => ['true', '1', 'yes'].includes(v)),
+  );
+
+const environment = z.object({
+  PORT: integer(3000, 0, 65535),
+  HOST: z.preprocess((v) => v || '127.0.0.1', z.string().regex(/^[A-Za-z0-9.:\-[\]]+$/, 'must be a host name or IP address')),
+  DATA_DIR: z.preprocess((v) => v || './.stylist', z.string()),
+  DATABASE_URL: optional(url(['postgres', 'postgresql'], 'postgres://user:password@127.0.0.1:5432/stylist')),
+  EVENTSTORE_URL: optional(url(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover'], 'esdb://127.0.0.1:2113?tls=false')),
+  NATS_URL: optional(url(['nats', 'tls'], 'nats://127.0.0.1:4222')),
+  S3_ENDPOINT: optional(url(['http', 'https'], 'http://127.0.0.1:9000')),
+  S3_ACCESS_KEY: optional(z.string()),
+  S3_SECRET_KEY: optional(z.string()),
+  S3_BUCKET: optional(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3 to 63 lower-case letters, digits, dots, dashes)')),
+  OPENAI_API_KEY: optional(z.string()),
+  OPENAI_BASE_URL: optional(url(['http', 'https'], 'https://api.openai.com/v1')),
+  STYLIST_CHAT_MODEL: optional(z.string()),
+  STYLIST_EMBEDDING_MODEL: optional(z.string()),
+  STYLIST_VISION_MODEL: optional(z.string()),
+  DEMO_KEY: z.preprocess((v) => v || 'sgpt-pk-demo', z.string().regex(/^sgpt-pk-[A-Za-z0-9]+$/, 'must look like a public key: sgpt-pk- followed by letters and digits')),
+  DEMO_QUOTA: integer(10_000, 0, Number.MAX_SAFE_INTEGER),
+  DEMO_RPM: integer(60, 1, 1_000_000),
+  STYLIST_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
+  BASE_URL: optional(url(['http', 'https'], 'https://stylist.example.com')),
+  TRUST_PROXY: boolean(false),
+  LOG_LEVEL: z.preprocess((v) => v || 'info', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'must be one of fatal, error, warn, info, debug, trace, silent' })),
+});
+
+export type Environment = z.infer<typeof environment>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  eventStoreUrl?: string;
+  natsUrl?: string;
+  s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string };
+  openai?: { apiKey?: string; baseUrl?: string; chatModel?: string; embeddingModel?: string; visionModel?: string };
+  demo: { key: string; quota: number; rpm: number };
+  /** Absent on the embedded default: generated once and kept under DATA_DIR. */
+  secret?: string;
+  baseUrl: string;
+  trustProxy: boolean;
+  logLevel: Environment['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads the configuration; throws ConfigError whose message is the one line to print. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = environment.safeParse(pick(env));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      const got = env[name];
+      return `${name} ${issue.message}${got === undefined ? '' : ` (got ${JSON.stringify(redactValue(name, got))})`}`;
+    });
+    throw new ConfigError(`configuration error: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  const s3Fields = ['S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET'] as const;
+  if (e.S3_ENDPOINT) {
+    const missing = s3Fields.filter((name) => !e[name]);
+    if (missing.length) throw new ConfigError(`configuration error: ${missing.join(', ')} must be set when S3_ENDPOINT is set`);
+  } else {
+    const stray = s3Fields.filter((name) => e[name]);
+    if (stray.length) throw new ConfigError(`configuration error: S3_ENDPOINT must be set when ${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set`);
+  }
+  if (e.DATABASE_URL && !e.STYLIST_SECRET) {
+    throw new ConfigError('configuration error: STYLIST_SECRET must be set when DATABASE_URL is set (every API process must share it)');
+  }
+  const openai = {
+    apiKey: e.OPENAI_API_KEY,
+    baseUrl: e.OPENAI_BASE_URL,
+    chatModel: e.STYLIST_CHAT_MODEL,
+    embeddingModel: e.STYLIST_EMBEDDING_MODEL,
+    visionModel: e.STYLIST_VISION_MODEL,
+  };
+  const hostForUrl = e.HOST.includes(':') && !e.HOST.startsWith('[') ? `[${e.HOST}]` : e.HOST;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    eventStoreUrl: e.EVENTSTORE_URL,
+    natsUrl: e.NATS_URL,
+    s3: e.S3_ENDPOINT ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY!, secretKey: e.S3_SECRET_KEY!, bucket: e.S3_BUCKET! } : undefined,
+    openai: Object.values(openai).some(Boolean) ? openai : undefined,
+    demo: { key: e.DEMO_KEY, quota: e.DEMO_QUOTA, rpm: e.DEMO_RPM },
+    secret: e.STYLIST_SECRET,
+    baseUrl: (e.BASE_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+const pick = (env: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.keys(environment.shape).map((name) => [name, env[name]]));
+
+const secretNames = new Set(['STYLIST_SECRET', 'S3_SECRET_KEY', 'OPENAI_API_KEY']);
+
+// Secrets never reach a log line, not even a wrong one.
+const redactValue = (name: string, value: string): string => {
+  if (secretNames.has(name)) return '***';
+  return value.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+};

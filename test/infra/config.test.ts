@@ -1,0 +1,94 @@
+import t from 'tap';
+import { ConfigError, loadConfig } from '../../infra/config/config.js';
+
+const fails = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be refused`);
+};
+
+t.test('with nothing set the embedded defaults of document 3 §1 apply', async (t) => {
+  const config = loadConfig({});
+  t.equal(config.port, 3000);
+  t.equal(config.host, '127.0.0.1');
+  t.match(config.dataDir, /\/\.stylist$/);
+  t.equal(config.databaseUrl, undefined);
+  t.equal(config.eventStoreUrl, undefined);
+  t.equal(config.natsUrl, undefined);
+  t.equal(config.s3, undefined);
+  t.equal(config.openai, undefined);
+  t.same(config.demo, { key: 'sgpt-pk-demo', quota: 10000, rpm: 60 });
+  t.equal(config.baseUrl, 'http://127.0.0.1:3000');
+  t.equal(config.trustProxy, false);
+});
+
+t.test('production variables switch each port to its server', async (t) => {
+  const config = loadConfig({
+    PORT: '8080',
+    HOST: '0.0.0.0',
+    DATABASE_URL: 'postgres://stylist:pw@db:5432/stylist',
+    EVENTSTORE_URL: 'esdb://eventstore:2113?tls=false',
+    NATS_URL: 'nats://nats:4222',
+    S3_ENDPOINT: 'http://minio:9000',
+    S3_ACCESS_KEY: 'access',
+    S3_SECRET_KEY: 'secret',
+    S3_BUCKET: 'stylist',
+    STYLIST_SECRET: 'x'.repeat(40),
+    BASE_URL: 'https://stylist.example.com/',
+    OPENAI_API_KEY: 'sk-test',
+    STYLIST_CHAT_MODEL: 'gpt-test',
+    TRUST_PROXY: 'true',
+  });
+  t.equal(config.port, 8080);
+  t.equal(config.databaseUrl, 'postgres://stylist:pw@db:5432/stylist');
+  t.equal(config.eventStoreUrl, 'esdb://eventstore:2113?tls=false');
+  t.equal(config.natsUrl, 'nats://nats:4222');
+  t.same(config.s3, { endpoint: 'http://minio:9000', accessKey: 'access', secretKey: 'secret', bucket: 'stylist' });
+  t.equal(config.baseUrl, 'https://stylist.example.com', 'trailing slash dropped');
+  t.equal(config.openai?.chatModel, 'gpt-test');
+  t.equal(config.trustProxy, true);
+});
+
+t.test('every bad value is refused with one line that names the variable', async (t) => {
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [{ PORT: 'abc' }, /^configuration error: PORT must be a whole number from 0 to 65535 \(got "abc"\)$/],
+    [{ PORT: '70000' }, /^configuration error: PORT /],
+    [{ PORT: '3.5' }, /^configuration error: PORT /],
+    [{ DATABASE_URL: 'mysql://db/x', STYLIST_SECRET: 'x'.repeat(32) }, /^configuration error: DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/],
+    [{ EVENTSTORE_URL: 'http://es:2113' }, /^configuration error: EVENTSTORE_URL must be a esdb:\/\//],
+    [{ NATS_URL: 'not a url' }, /^configuration error: NATS_URL must be a nats:\/\/ or tls:\/\/ URL/],
+    [{ S3_ENDPOINT: 'ftp://x' }, /^configuration error: S3_ENDPOINT /],
+    [{ S3_ENDPOINT: 'http://minio:9000' }, /^configuration error: S3_ACCESS_KEY, S3_SECRET_KEY, S3_BUCKET must be set when S3_ENDPOINT is set$/],
+    [{ S3_BUCKET: 'stylist' }, /^configuration error: S3_ENDPOINT must be set when S3_BUCKET is set$/],
+    [{ S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b', S3_BUCKET: 'Bad_Bucket' }, /^configuration error: S3_BUCKET /],
+    [{ OPENAI_BASE_URL: 'localhost:8080' }, /^configuration error: OPENAI_BASE_URL /],
+    [{ DEMO_KEY: 'sgpt-sk-demo' }, /^configuration error: DEMO_KEY must look like a public key/],
+    [{ DEMO_QUOTA: '-1' }, /^configuration error: DEMO_QUOTA /],
+    [{ DEMO_RPM: 'lots' }, /^configuration error: DEMO_RPM /],
+    [{ STYLIST_SECRET: 'short' }, /^configuration error: STYLIST_SECRET must be at least 32 characters \(got "\*\*\*"\)$/],
+    [{ DATABASE_URL: 'postgres://db/x' }, /^configuration error: STYLIST_SECRET must be set when DATABASE_URL is set/],
+    [{ BASE_URL: '/relative' }, /^configuration error: BASE_URL /],
+    [{ TRUST_PROXY: 'maybe' }, /^configuration error: TRUST_PROXY must be true or false/],
+    [{ LOG_LEVEL: 'loud' }, /^configuration error: LOG_LEVEL /],
+  ];
+  for (const [env, expected] of cases) {
+    const message = fails(env);
+    t.match(message, expected, JSON.stringify(env));
+    t.notOk(message.includes('\n'), 'one line');
+  }
+});
+
+t.test('a refused URL never shows its password', async (t) => {
+  const message = fails({ DATABASE_URL: 'mysql://admin:hunter2@db/x', STYLIST_SECRET: 'x'.repeat(32) });
+  t.notOk(message.includes('hunter2'));
+  t.match(message, /admin:\*\*\*@db/);
+});
+
+t.test('several bad values are all named on the same line', async (t) => {
+  const message = fails({ PORT: 'x', NATS_URL: 'http://nats' });
+  t.match(message, /PORT .*; NATS_URL /);
+});
