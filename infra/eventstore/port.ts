@@ -1,0 +1,93 @@
+// The EventStore port: the one source of truth. Two adapters implement it:
+// `postgres.ts` (kysely over PGlite or a Postgres server) and `esdb.ts` (EventStoreDB).
+import type { Position } from './position.js';
+
+export type { Position } from './position.js';
+
+/** What the caller believes about the stream before appending. */
+export type ExpectedRevision =
+  | 'no_stream' // the stream must not exist yet
+  | 'any' // no check
+  | bigint; // the revision of the stream's last event (first event is revision 0n)
+
+/** Envelope metadata carried on every event (DESIGN.md, event store rules). */
+export interface EventMetadata {
+  organizationId?: string;
+  actor?: { kind: 'key' | 'source' | 'system'; id: string };
+  correlationId?: string;
+  causationId?: string;
+  at?: string;
+  [key: string]: unknown;
+}
+
+export interface NewEvent {
+  /** uuid; derive it deterministically where a retry may repeat the append. Random when absent. */
+  id?: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata?: EventMetadata;
+}
+
+export interface RecordedEvent {
+  id: string;
+  streamId: string;
+  /** 0-based revision within its stream. */
+  revision: bigint;
+  /** Position in `$all`; totally ordered by `comparePositions`. */
+  position: Position;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+  /** When the store recorded it (ISO 8601). */
+  recordedAt: string;
+}
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream: pass it as the next expectedRevision. */
+  nextExpectedRevision: bigint;
+  /** Position of the last appended event (for read-your-writes waits). */
+  position: Position;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. Absent: from the start. */
+  after?: Position;
+  maxCount?: number;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive checkpoint: deliver events strictly after it. Absent: from the start. */
+  after?: Position;
+  /** Ends the subscription (the iterator returns). */
+  signal?: AbortSignal;
+}
+
+export interface EventStore {
+  readonly kind: 'postgres' | 'pglite' | 'eventstoredb';
+  /**
+   * Appends atomically. Throws `WrongExpectedRevision` on a conflict. Appending events whose ids
+   * are already stored in this stream (a retried command) writes nothing and returns the stored result.
+   */
+  append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /** Events of one stream in revision order; [] when the stream does not exist. */
+  readStream(streamId: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<RecordedEvent[]>;
+  /** Events of `$all` in global order, only those no concurrent writer can still precede. */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Catch-up from the checkpoint, then follows live appends, every event once, in global order. */
+  subscribeToAll(options?: SubscribeOptions): AsyncIterable<RecordedEvent>;
+  /** Position of the last event a subscriber can see now; null for an empty store. */
+  headPosition(): Promise<Position | null>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevision extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`Wrong expected revision on ${streamId}: expected ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevision';
+  }
+}
