@@ -1,0 +1,456 @@
+// The production WorkQueue on NATS JetStream (nats.js v3). Per subject: one work-queue stream
+// (acked and terminated messages leave it; `Nats-Msg-Id` + duplicate_window drop duplicates) and
+// one durable pull consumer shared by every worker process (explicit ack, ack_wait, max_deliver,
+// max_ack_pending = concurrency). Each concurrency slot pulls one message only when it is free, so
+// nothing waits in a client buffer while its ack-wait clock runs.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connect, nanos, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  jetstreamManager,
+  type ConsumerMessages,
+  type Consumer as PullConsumer,
+  type JetStreamManager,
+  type JsMsg,
+  type StreamConfig,
+} from '@nats-io/jetstream';
+import type { ConsumeOptions, Consumer, DeadLetter, EnqueueOptions, Job, JobHandler, WorkQueue } from './port.js';
+
+const DEFAULT_DEDUPE_WINDOW_MS = 2 * 60_000;
+const DEFAULT_GRACE_MS = 10_000;
+/** How long one pull waits on the server; nats.js refuses less than 1 s, and short pulls only add load. */
+const PULL_EXPIRES_MS = 30_000;
+const RETRY_PAUSE_MS = [500, 1_000, 2_000, 5_000];
+
+export interface JetStreamQueueOptions {
+  /** Namespaces subjects, stream and durable names (default `stylist`); tests use a random one. */
+  prefix?: string;
+  /** Duplicate window of the streams this queue creates (default 2 min). */
+  dedupeWindowMs?: number;
+}
+
+export async function openJetStreamQueue(
+  options: { url: string; prefix?: string; name?: string; dedupeWindowMs?: number },
+): Promise<WorkQueue> {
+  const where = redact(options.url);
+  let nc: NatsConnection;
+  try {
+    nc = await connect({ servers: options.url.split(',').map((s) => s.trim()), name: options.name, maxReconnectAttempts: -1 });
+  } catch (error) {
+    throw new Error(`cannot connect to NATS at ${where}: ${describe(error)}`, { cause: error });
+  }
+  try {
+    return await jetStreamQueue(nc, options);
+  } catch (error) {
+    await nc.close().catch(() => undefined);
+    throw new Error(`cannot use JetStream at ${where}: ${describe(error)}`, { cause: error });
+  }
+}
+
+/**
+ * The queue over a connection the caller opened; `close()` drains it. Exported so a test can kill
+ * a worker's connection without acking, the way a crashed process would.
+ */
+export async function jetStreamQueue(nc: NatsConnection, options: JetStreamQueueOptions = {}): Promise<WorkQueue> {
+  const prefix = options.prefix ?? 'stylist';
+  if (!/^[A-Za-z0-9_-]+$/.test(prefix)) throw new TypeError(`invalid JetStream queue prefix: ${JSON.stringify(prefix)}`);
+  const duplicateWindow = nanos(options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS);
+  const jsm = await jetstreamManager(nc); // fails here when the server has no JetStream
+  const js = jsm.jetstream();
+  const streams = new Map<string, Promise<void>>();
+  const consumers = new Set<Consumer>();
+  /** `stream:seq` of messages a handler in this process still holds. */
+  const inflight = new Set<string>();
+  let closed = false;
+
+  const namesOf = (subject: string): Names => {
+    validateSubject(subject);
+    // Dots become underscores: `a.b` and `a_b` share a stream name, and ensureStream refuses the clash.
+    const stream = `${prefix}_${subject.replaceAll('.', '_')}`;
+    return { subject, natsSubject: `${prefix}.${subject}`, stream, durable: stream };
+  };
+
+  const ensureStream = (names: Names): Promise<void> => {
+    let ready = streams.get(names.stream);
+    if (!ready) {
+      ready = createStream(jsm, names, duplicateWindow);
+      streams.set(names.stream, ready);
+      ready.catch(() => streams.delete(names.stream));
+    }
+    return ready;
+  };
+
+  const assertOpen = () => {
+    if (closed) throw new Error('the work queue is closed');
+  };
+
+  return {
+    kind: 'jetstream',
+
+    async enqueue(subject: string, payload: unknown, options: EnqueueOptions = {}) {
+      assertOpen();
+      const names = namesOf(subject);
+      const body = JSON.stringify(payload);
+      if (body === undefined) throw new TypeError('a work queue payload must be JSON-serialisable');
+      // Always a message id: it is the job id, and a retried publish cannot double the work.
+      const msgID = options.dedupeId ?? randomUUID();
+      const publish = async () => {
+        await ensureStream(names);
+        return js.publish(names.natsSubject, body, { msgID });
+      };
+      const ack = await publish().catch(async (error: unknown) => {
+        // The stream may have been deleted under us since we created it: create it again, once.
+        if (!(await streamIsMissing(jsm, names.stream))) throw error;
+        streams.delete(names.stream);
+        return publish();
+      });
+      return { duplicate: ack.duplicate };
+    },
+
+    async consume<T>(subject: string, handler: JobHandler<T>, options: ConsumeOptions<T> = {}) {
+      assertOpen();
+      const names = namesOf(subject);
+      const settings = settingsOf(options);
+      await ensureStream(names);
+      const consumer = await startConsumer({ nc, jsm, names, handler, settings, inflight, ensureStream: () => ensureStream(names) });
+      consumers.add(consumer);
+      return {
+        async stop(graceMs?: number) {
+          consumers.delete(consumer);
+          await consumer.stop(graceMs);
+        },
+      };
+    },
+
+    async ping() {
+      assertOpen();
+      await jsm.getAccountInfo();
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...consumers].map((consumer) => consumer.stop()));
+      consumers.clear();
+      if (!nc.isClosed()) await nc.drain();
+    },
+  };
+}
+
+interface Names {
+  subject: string;
+  natsSubject: string;
+  stream: string;
+  durable: string;
+}
+
+interface Settings<T> {
+  parse?: (payload: unknown) => T;
+  concurrency: number;
+  maxDeliver: number;
+  ackWaitMs: number;
+  retryDelayMs: number;
+  onDeadLetter?: (dead: DeadLetter) => Promise<void>;
+}
+
+interface ConsumerContext<T> {
+  nc: NatsConnection;
+  jsm: JetStreamManager;
+  names: Names;
+  handler: JobHandler<T>;
+  settings: Settings<T>;
+  inflight: Set<string>;
+  ensureStream: () => Promise<void>;
+}
+
+interface Delivery {
+  msg: JsMsg;
+  /** Set once acked, naked or terminated: later calls from a slow handler are ignored. */
+  settled: boolean;
+  done: Promise<void>;
+}
+
+async function startConsumer<T>(context: ConsumerContext<T>): Promise<Consumer> {
+  const { nc, jsm, names, handler, settings, inflight } = context;
+  const key = (seq: number) => `${names.stream}:${seq}`;
+  const abort = new AbortController();
+  const batches = new Set<ConsumerMessages>();
+  const active = new Set<Delivery>();
+  const deadLetters = new Set<Promise<void>>();
+  let stopped = false;
+
+  const prepare = async (): Promise<PullConsumer> => {
+    await context.ensureStream();
+    const info = await upsertConsumer(jsm, names, settings);
+    return jsm.jetstream().consumers.getConsumerFromInfo(info);
+  };
+  let pull = await prepare();
+
+  const deadLetter = async (dead: DeadLetter) => {
+    if (!settings.onDeadLetter) return;
+    try {
+      await settings.onDeadLetter(dead);
+    } catch (error) {
+      process.emitWarning(`onDeadLetter failed for ${dead.subject} message ${dead.id}: ${describe(error)}`);
+    }
+  };
+
+  const settle = (delivery: Delivery, reply: (msg: JsMsg) => void) => {
+    if (delivery.settled) return;
+    delivery.settled = true;
+    try {
+      reply(delivery.msg);
+    } catch {
+      // The connection is gone: the server redelivers after ack_wait, which the design allows.
+    }
+  };
+
+  const run = async (delivery: Delivery, payload: T, id: string) => {
+    const { msg } = delivery;
+    const job: Job<T> = {
+      id,
+      subject: names.subject,
+      payload,
+      deliveryCount: msg.info.deliveryCount,
+      ack: async () => settle(delivery, (m) => m.ack()),
+      nak: async (delayMs) => settle(delivery, (m) => m.nak(delayMs && delayMs > 0 ? delayMs : undefined)),
+      working: async () => {
+        if (!delivery.settled) tryReply(() => msg.working());
+      },
+    };
+    try {
+      await handler(job);
+      settle(delivery, (m) => m.ack());
+    } catch (error) {
+      if (delivery.settled) return;
+      if (job.deliveryCount < settings.maxDeliver) return settle(delivery, (m) => m.nak(settings.retryDelayMs || undefined));
+      delivery.settled = true;
+      tryReply(() => msg.working()); // keep the server from redelivering while onDeadLetter runs
+      await deadLetter({ id, subject: names.subject, payload, deliveryCount: job.deliveryCount, reason: describe(error) });
+      tryReply(() => msg.term());
+    }
+  };
+
+  const deliver = async (msg: JsMsg) => {
+    const id = msg.headers?.get('Nats-Msg-Id') || String(msg.seq);
+    inflight.add(key(msg.seq));
+    try {
+      let raw: unknown;
+      let payload: T;
+      try {
+        raw = JSON.parse(msg.string());
+        payload = settings.parse ? settings.parse(raw) : (raw as T);
+      } catch (error) {
+        const reason = `invalid payload: ${describe(error)}`;
+        await deadLetter({ id, subject: names.subject, payload: raw ?? msg.string(), deliveryCount: msg.info.deliveryCount, reason });
+        tryReply(() => msg.term());
+        return;
+      }
+      const delivery: Delivery = { msg, settled: false, done: Promise.resolve() };
+      active.add(delivery);
+      delivery.done = run(delivery, payload, id).finally(() => active.delete(delivery));
+      await delivery.done;
+    } finally {
+      inflight.delete(key(msg.seq));
+    }
+  };
+
+  // Leaving the loop at its first message ends the pull, and with it the pull's heartbeat monitor,
+  // which would otherwise fail the iteration ("heartbeats missed") under a handler running > 30 s.
+  const take = async (): Promise<JsMsg | undefined> => {
+    const batch = await pull.fetch({ max_messages: 1, expires: PULL_EXPIRES_MS });
+    batches.add(batch);
+    try {
+      if (stopped) void batch.close();
+      for await (const msg of batch) return msg;
+      return undefined;
+    } finally {
+      batches.delete(batch);
+    }
+  };
+
+  const slot = async () => {
+    let failures = 0;
+    while (!stopped && !nc.isClosed()) {
+      let msg: JsMsg | undefined;
+      try {
+        msg = await take();
+        failures = 0;
+      } catch {
+        // Lost consumer or stream, missed heartbeats, a restarting server: pause, recreate, retry.
+        if (stopped || nc.isClosed()) break;
+        await sleep(RETRY_PAUSE_MS[Math.min(failures++, RETRY_PAUSE_MS.length - 1)], undefined, { signal: abort.signal }).catch(() => undefined);
+        if (!stopped) pull = await prepare().catch(() => pull);
+        continue;
+      }
+      const taken = msg;
+      if (!taken) continue;
+      // A message that raced the stop goes straight back for another worker.
+      if (stopped) tryReply(() => taken.nak());
+      else await deliver(taken);
+    }
+  };
+
+  // A worker that died (or hung past ack_wait) on a message's last allowed delivery never gets to
+  // call onDeadLetter, and JetStream stops delivering that message: it only publishes this advisory.
+  // The queue group hands each advisory to one live process, which dead-letters the message and
+  // deletes it from the stream. Advisories are not persisted: if no worker is subscribed when one
+  // is published, the message just stays in the stream, which the design tolerates (pending work
+  // is re-derived from events).
+  const onMaxDeliveries = async (data: string) => {
+    const advisory = JSON.parse(data) as { stream_seq?: number; deliveries?: number };
+    const seq = advisory.stream_seq;
+    if (typeof seq !== 'number' || inflight.has(key(seq))) return; // our own handler will settle it
+    const stored = await jsm.streams.getMessage(names.stream, { seq }).catch(() => null);
+    if (!stored) return; // acked late, or already handled by another process
+    const text = new TextDecoder().decode(stored.data);
+    const deliveries = advisory.deliveries ?? settings.maxDeliver;
+    await deadLetter({
+      id: stored.header?.get('Nats-Msg-Id') || String(seq),
+      subject: names.subject,
+      payload: parseJsonOr(text),
+      deliveryCount: deliveries,
+      reason: `gave up after ${deliveries} deliveries: the last one ended without an ack (worker crashed, timed out, or naked it)`,
+    });
+    await jsm.streams.deleteMessage(names.stream, seq, false).catch(() => undefined);
+  };
+
+  const advisories: Subscription = nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.stream}.${names.durable}`, {
+    queue: `${names.durable}-dead-letters`,
+    callback: (error, msg) => {
+      if (error || stopped) return;
+      const handled = onMaxDeliveries(msg.string()).catch((cause) =>
+        process.emitWarning(`cannot dead-letter a ${names.subject} message after max deliveries: ${describe(cause)}`),
+      );
+      deadLetters.add(handled);
+      void handled.finally(() => deadLetters.delete(handled));
+    },
+  });
+
+  for (let i = 0; i < settings.concurrency; i++) void slot();
+
+  return {
+    async stop(graceMs = DEFAULT_GRACE_MS) {
+      if (stopped) return;
+      stopped = true;
+      abort.abort();
+      tryReply(() => advisories.unsubscribe());
+      for (const batch of batches) void batch.close();
+      await waitFor([...[...active].map((delivery) => delivery.done), ...deadLetters], graceMs);
+      for (const delivery of active) settle(delivery, (m) => m.nak());
+    },
+  };
+}
+
+async function createStream(jsm: JetStreamManager, names: Names, duplicateWindow: number): Promise<void> {
+  const config: Partial<StreamConfig> & { name: string } = {
+    name: names.stream,
+    subjects: [names.natsSubject],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    duplicate_window: duplicateWindow,
+  };
+  try {
+    await jsm.streams.add(config);
+    return;
+  } catch (error) {
+    // Already there with another configuration: adopt it if it carries our subject.
+    const info = await jsm.streams.info(names.stream).catch(() => {
+      throw error;
+    });
+    if (!info.config.subjects?.includes(names.natsSubject)) {
+      const owner = info.config.subjects?.join(', ');
+      throw new Error(`stream ${names.stream} exists for ${owner}, not ${names.natsSubject}`, { cause: error });
+    }
+    if (info.config.duplicate_window !== duplicateWindow) {
+      await jsm.streams.update(names.stream, { ...info.config, duplicate_window: duplicateWindow });
+    }
+  }
+}
+
+async function streamIsMissing(jsm: JetStreamManager, stream: string): Promise<boolean> {
+  return jsm.streams.info(stream).then(
+    () => false,
+    (error: unknown) => error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound,
+  );
+}
+
+// Workers of one subject share the durable, so the latest settings win (max_ack_pending included).
+async function upsertConsumer<T>(jsm: JetStreamManager, names: Names, settings: Settings<T>) {
+  const config = {
+    ack_wait: nanos(settings.ackWaitMs),
+    max_deliver: settings.maxDeliver,
+    max_ack_pending: settings.concurrency,
+  };
+  try {
+    return await jsm.consumers.add(names.stream, {
+      durable_name: names.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ...config,
+    });
+  } catch (error) {
+    // Servers from 2.10 refuse to "create" over an existing, different durable: update it instead.
+    return await jsm.consumers.update(names.stream, names.durable, config).catch(() => {
+      throw error;
+    });
+  }
+}
+
+function settingsOf<T>(options: ConsumeOptions<T>): Settings<T> {
+  return {
+    parse: options.parse,
+    concurrency: positive('concurrency', options.concurrency ?? 1),
+    maxDeliver: positive('maxDeliver', options.maxDeliver ?? 5),
+    ackWaitMs: positive('ackWaitMs', options.ackWaitMs ?? 30_000),
+    retryDelayMs: Math.max(0, options.retryDelayMs ?? 1_000),
+    onDeadLetter: options.onDeadLetter,
+  };
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+function validateSubject(subject: string): void {
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(subject)) throw new TypeError(`invalid work queue subject: ${JSON.stringify(subject)}`);
+}
+
+function tryReply(reply: () => void): void {
+  try {
+    reply();
+  } catch {
+    // Closed connection: nothing to tell the server any more.
+  }
+}
+
+function parseJsonOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+// Connection errors are printed: keep passwords and tokens out of them.
+function redact(url: string): string {
+  return url.replace(/\/\/([^/@]*)@/g, (_, userinfo: string) => (userinfo.includes(':') ? `//${userinfo.split(':')[0]}:***@` : '//***@'));
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function waitFor(promises: Promise<unknown>[], ms: number): Promise<void> {
+  if (promises.length === 0) return;
+  const timer = new AbortController();
+  await Promise.race([Promise.allSettled(promises), sleep(ms, undefined, { signal: timer.signal }).catch(() => undefined)]);
+  timer.abort();
+}

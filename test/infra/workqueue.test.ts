@@ -1,0 +1,94 @@
+// Runs the WorkQueue contract on the in-process queue always, and on NATS JetStream when NATS_URL
+// is set (the integration run). Each JetStream test gets a random prefix and deletes its streams.
+import { randomBytes } from 'node:crypto';
+import t from 'tap';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { createInProcessQueue } from '../../infra/queue/inprocess.js';
+import { jetStreamQueue, openJetStreamQueue } from '../../infra/queue/jetstream.js';
+import type { WorkQueue } from '../../infra/queue/port.js';
+import { workQueueContract, type QueueAdapter } from './workqueue.contract.js';
+
+const natsUrl = process.env.NATS_URL || undefined;
+
+// One process: every "worker" shares the queue, and a crashed worker is one whose handler never
+// settles (the contract's crash tests hang the handler), so crash() has nothing more to do.
+const inProcess: QueueAdapter = {
+  name: 'inprocess',
+  async world(options) {
+    const queue = createInProcessQueue(options);
+    return {
+      open: async () => queue,
+      crash: async () => undefined,
+      dispose: () => queue.close(),
+    };
+  },
+};
+
+const randomPrefix = () => `test_${randomBytes(6).toString('hex')}`;
+
+const jetStream = (url: string, fixedPrefix?: string): QueueAdapter => ({
+  name: 'jetstream',
+  async world(options) {
+    const prefix = fixedPrefix ?? randomPrefix();
+    const connections = new Map<WorkQueue, NatsConnection>();
+    return {
+      async open() {
+        const nc = await connect({ servers: url, name: prefix });
+        const queue = await jetStreamQueue(nc, { prefix, ...options });
+        connections.set(queue, nc);
+        return queue;
+      },
+      async crash(queue) {
+        await connections.get(queue)?.close(); // no drain, no nak: the server only sees the socket go
+      },
+      async dispose() {
+        await Promise.all([...connections.keys()].map((queue) => queue.close()));
+        await deleteStreams(url, `${prefix}_`);
+      },
+    };
+  },
+});
+
+async function deleteStreams(url: string, namePrefix: string): Promise<void> {
+  const nc = await connect({ servers: url });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const names: string[] = [];
+    for await (const name of jsm.streams.names()) if (name.startsWith(namePrefix)) names.push(name);
+    await Promise.all(names.map((name) => jsm.streams.delete(name)));
+  } finally {
+    await nc.close();
+  }
+}
+
+t.test('in-process queue', async (t) => workQueueContract(t, inProcess));
+
+t.test('JetStream queue', { skip: natsUrl ? false : 'NATS_URL is not set: the JetStream adapter is not tested' }, async (t) => {
+  const url = natsUrl as string;
+  workQueueContract(t, jetStream(url));
+
+  t.test('streams are removed when a test disposes its world', async (t) => {
+    const prefix = randomPrefix();
+    const world = await jetStream(url, prefix).world();
+    const queue = await world.open();
+    await queue.enqueue('left.over', { n: 1 });
+    const nc = await connect({ servers: url });
+    t.teardown(() => nc.close());
+    const jsm = await jetstreamManager(nc);
+    const streams = async () => {
+      const names: string[] = [];
+      for await (const name of jsm.streams.names()) if (name.startsWith(prefix)) names.push(name);
+      return names;
+    };
+    t.same(await streams(), [`${prefix}_left_over`], 'the queue created its stream');
+    await world.dispose();
+    t.same(await streams(), [], 'and dispose deleted it');
+  });
+});
+
+t.test('openJetStreamQueue fails with one clear line when NATS cannot be reached', async (t) => {
+  await t.rejects(openJetStreamQueue({ url: 'nats://user:secret@127.0.0.1:1' }), {
+    message: /^cannot connect to NATS at nats:\/\/user:\*\*\*@127\.0\.0\.1:1: [^\n]+$/,
+  });
+});
