@@ -1,0 +1,90 @@
+// Opens the relational database that holds the read models and, by default, the event store:
+// PGlite in-process (embedded default) or a Postgres server through `pg`.
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Kysely<any>;
+  /** Postgres only: the pool, for adapters that need a dedicated client (LISTEN). */
+  readonly pool?: pg.Pool;
+  /** Postgres only: connection settings to open a dedicated client with the same schema. */
+  readonly clientConfig?: pg.ClientConfig;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres:// URL; absent → PGlite. */
+  url?: string;
+  /** PGlite data directory, or `memory://` for a throwaway database. */
+  pgliteDir?: string;
+  /** Postgres only: run every connection with this search_path (isolated test schemas). */
+  schema?: string;
+  /** Postgres only: pool size (default 10). */
+  maxConnections?: number;
+}
+
+export class DatabaseUnavailable extends Error {
+  override name = 'DatabaseUnavailable';
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options) : openPglite(options.pgliteDir ?? 'memory://');
+}
+
+async function openPglite(dir: string): Promise<Database> {
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(dir);
+  } catch (error) {
+    throw new DatabaseUnavailable(
+      `cannot open the embedded database in ${dir} (${describe(error)}); move the directory away or set DATA_DIR to a fresh one`,
+    );
+  }
+  const db = new Kysely<any>({ dialect: new PGliteDialect({ pglite }) });
+  return {
+    kind: 'pglite',
+    db,
+    ping: async () => void (await sql`select 1`.execute(db)),
+    close: async () => {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
+  const clientConfig: pg.ClientConfig = {
+    connectionString: url,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  };
+  const pool = new pg.Pool({ ...clientConfig, max: options.maxConnections ?? 10, connectionTimeoutMillis: 5000 });
+  // An idle client's socket error must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new DatabaseUnavailable(`cannot connect to Postgres at ${redactUrl(url)} (${describe(error)})`);
+  }
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: 'postgres',
+    db,
+    pool,
+    clientConfig,
+    ping: async () => void (await sql`select 1`.execute(db)),
+    close: () => db.destroy(),
+  };
+}
+
+export const redactUrl = (url: string): string => url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+
+const describe = (error: unknown): string => {
+  if (error instanceof AggregateError && error.errors.length) return describe(error.errors[0]);
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+};

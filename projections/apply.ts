@@ -1,0 +1,81 @@
+// Applies one batch of events to one projector in one transaction together with its checkpoint,
+// so a crash anywhere rolls back rows and checkpoint as one and a replay is exactly-once in effect.
+import type { Kysely } from 'kysely';
+import type { RecordedEvent } from '../infra/eventstore/port.js';
+import { comparePositions, positionToString, type Position } from '../infra/eventstore/position.js';
+import { advanceCheckpoint, lockCheckpoint, type Checkpoint } from './checkpoints.js';
+import type { Projector } from './projector.js';
+
+/** A handler threw: the projector stops at the event before, rather than skipping this one. */
+export class HandlerFailed extends Error {
+  override name = 'HandlerFailed';
+  constructor(
+    readonly projection: string,
+    readonly eventType: string,
+    /** The failing event's position, or the batch's range for an `applyBatch` failure. */
+    readonly position: string,
+    cause: unknown,
+    /** The failing event, when a single handler failed (not an `applyBatch`). */
+    readonly event?: RecordedEvent,
+  ) {
+    super(`projection ${projection} failed on ${eventType} at ${position}: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+  }
+}
+
+export type ApplyOutcome =
+  | { kind: 'applied'; checkpoint: Checkpoint & { position: Position } }
+  /** The stored checkpoint was not the one expected: nothing was applied. */
+  | { kind: 'conflict'; stored: Checkpoint };
+
+export const handles = (projector: Projector, type: string): boolean => Object.hasOwn(projector.handlers, type);
+
+/** The events of an ordered batch strictly after `position` (all of them for null). */
+export function eventsAfter(batch: readonly RecordedEvent[], position: Position | null): readonly RecordedEvent[] {
+  if (position === null) return batch;
+  const first = batch.findIndex((event) => comparePositions(event.position, position) > 0);
+  return first === -1 ? [] : first === 0 ? batch : batch.slice(first);
+}
+
+const samePosition = (a: Position | null, b: Position | null): boolean =>
+  a === null || b === null ? a === b : comparePositions(a, b) === 0;
+
+/** `events` must be the contiguous successors of `expected` in `$all`. */
+export async function applyToProjector(
+  db: Kysely<any>,
+  projector: Projector,
+  expected: Position | null,
+  events: readonly RecordedEvent[],
+): Promise<ApplyOutcome> {
+  const last = events.at(-1);
+  if (!last) throw new Error('applyToProjector needs at least one event');
+  return db.transaction().execute(async (trx): Promise<ApplyOutcome> => {
+    const stored = await lockCheckpoint(trx, projector.name);
+    if (!samePosition(stored.position, expected)) return { kind: 'conflict', stored };
+    const handled = events.filter((event) => handles(projector, event.type));
+    if (handled.length) await runHandlers(trx, projector, handled);
+    await advanceCheckpoint(trx, projector.name, last.position, handled.length);
+    return { kind: 'applied', checkpoint: { position: last.position, eventsApplied: stored.eventsApplied + handled.length } };
+  });
+}
+
+async function runHandlers(trx: Kysely<any>, projector: Projector, events: readonly RecordedEvent[]): Promise<void> {
+  if (projector.applyBatch) {
+    try {
+      await projector.applyBatch(trx, events);
+    } catch (error) {
+      const types = [...new Set(events.map((event) => event.type))].join('|');
+      const range = `${positionToString(events[0]!.position)}..${positionToString(events.at(-1)!.position)}`;
+      throw new HandlerFailed(projector.name, types, range, error);
+    }
+    return;
+  }
+  for (const event of events) {
+    try {
+      await projector.handlers[event.type]!(trx, event);
+    } catch (error) {
+      throw new HandlerFailed(projector.name, event.type, positionToString(event.position), error, event);
+    }
+  }
+}
