@@ -1,0 +1,69 @@
+// The whole command handler: read the stream, fold, decide, append with the expected revision.
+// A conflict means someone else wrote first: re-read and decide again.
+import { v5 as uuidv5 } from 'uuid';
+import type { Decider } from '../domain/decider.js';
+import type { CommandMeta } from '../domain/metadata.js';
+import { WrongExpectedRevision, type EventStore, type Position } from '../infra/eventstore/port.js';
+
+// Namespace for event ids derived from a command's correlation id (uuid v5).
+const EVENT_ID_NAMESPACE = '3b7c1e52-8f0d-4f3a-9d57-6d2f5c1a9e40';
+
+export interface DomainEvent {
+  type: string;
+  data: object;
+}
+
+export interface Handled<E, S> {
+  events: E[];
+  state: S;
+  /** Where the last new event landed; null when the decision appended nothing. */
+  position: Position | null;
+}
+
+export interface HandleOptions {
+  /** Stamped into every event's metadata so reads and audits stay scoped. */
+  organizationId?: string;
+  maxAttempts?: number;
+}
+
+export async function handleCommand<C extends { type: string }, E extends DomainEvent, S>(
+  store: EventStore,
+  decider: Decider<C, E, S>,
+  command: C,
+  meta: CommandMeta,
+  options: HandleOptions = {},
+): Promise<Handled<E, S>> {
+  const streamId = decider.streamId(command);
+  const maxAttempts = options.maxAttempts ?? 5;
+  for (let attempt = 1; ; attempt++) {
+    const recorded = await store.readStream(streamId);
+    const past = recorded.map((event) => ({ type: event.type, data: event.data }) as unknown as E);
+    const state = past.reduce(decider.evolve, decider.initialState);
+    const events = decider.decide(command, state, meta);
+    const after = events.reduce(decider.evolve, state);
+    if (events.length === 0) return { events, state: after, position: null };
+    const last = recorded.at(-1);
+    try {
+      const result = await store.append(
+        streamId,
+        events.map((event, index) => ({
+          // Deterministic: the same request retried appends the same ids, which the store drops.
+          id: uuidv5(`${meta.correlationId}/${streamId}/${command.type}/${index}`, EVENT_ID_NAMESPACE),
+          type: event.type,
+          data: event.data as Record<string, unknown>,
+          metadata: {
+            ...(options.organizationId ? { organizationId: options.organizationId } : {}),
+            actor: meta.actor,
+            correlationId: meta.correlationId,
+            causationId: meta.correlationId,
+            at: meta.now,
+          },
+        })),
+        { expectedRevision: last ? last.revision : 'no_stream' },
+      );
+      return { events, state: after, position: result.position };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevision) || attempt >= maxAttempts) throw error;
+    }
+  }
+}

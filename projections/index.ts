@@ -1,0 +1,5 @@
+// Every read model the service keeps. The runner, `stylist projections` and tests use this list.
+import { organizations } from './organizations.js';
+import type { Projector } from './projector.js';
+
+export const allProjectors: Projector[] = [organizations];
