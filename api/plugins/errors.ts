@@ -1,0 +1,35 @@
+// One place maps every failure to the spec's status and string. Anything unexpected is a 500
+// with the one message document 1 allows; the detail goes to the log, never to the caller.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../../domain/errors.js';
+
+/** An error whose message is already the exact text a client should see. */
+export class HttpError extends Error {
+  constructor(readonly statusCode: number, message: string, readonly body?: Record<string, unknown>) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+const domainStatus = (error: DomainError): number =>
+  error instanceof NotFound ? 404 : error instanceof Invalid ? 422 : error instanceof Conflict ? 409 : error instanceof Forbidden ? 403 : 400;
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    if (error instanceof HttpError) return reply.code(error.statusCode).send({ error: error.message, ...error.body });
+    if (error instanceof DomainError) {
+      const details = error instanceof Invalid && error.details ? { details: error.details } : {};
+      return reply.code(domainStatus(error)).send({ error: error.message, ...details });
+    }
+    const code = (error as FastifyError).code;
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'Request body is too large.' });
+    if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return reply.code(400).send({ error: 'Request body length does not match Content-Length.' });
+    request.log.error({ err: error }, 'unexpected failure');
+    return reply.code(500).send({ error: 'Internal server error.' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    return reply.code(404).send({ error: `Route not found: ${request.method} ${path}` });
+  });
+}
