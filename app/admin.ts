@@ -1,0 +1,87 @@
+// The local admin channel (document 3 §2). PGlite files open in one process only, so while a
+// server runs, the CLI hands it the command line: an HTTP listener on the loopback address whose
+// URL and random token sit in DATA_DIR/admin.json, readable by the owner only.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { z } from 'zod';
+
+const adminFile = (dataDir: string) => path.join(dataDir, 'admin.json');
+
+const AdminAddress = z.object({ url: z.string().url(), token: z.string().min(32), pid: z.number().int() });
+const AdminRequest = z.object({ argv: z.array(z.string()).max(100) });
+
+export type AdminAnswer = { ok: true; result: Record<string, unknown> } | { ok: false; error: string; usage?: boolean };
+
+export interface AdminChannel {
+  close(): Promise<void>;
+}
+
+export async function openAdminChannel(dataDir: string, execute: (argv: string[]) => Promise<AdminAnswer>): Promise<AdminChannel> {
+  const token = randomBytes(32).toString('base64url');
+  const expected = Buffer.from(`Bearer ${token}`);
+  const server = http.createServer((request, response) => {
+    const reply = (status: number, body: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    const given = Buffer.from(request.headers.authorization ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return reply(401, { ok: false, error: 'admin token rejected' });
+    if (request.method !== 'POST' || request.url !== '/command') return reply(404, { ok: false, error: 'unknown admin route' });
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      let argv: string[];
+      try {
+        argv = AdminRequest.parse(JSON.parse(Buffer.concat(chunks).toString('utf8'))).argv;
+      } catch {
+        return reply(400, { ok: false, error: 'admin request must be {"argv": [strings]}' });
+      }
+      execute(argv).then(
+        (answer) => reply(200, answer),
+        (error: Error) => reply(200, { ok: false, error: error.message }),
+      );
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  await writeFile(adminFile(dataDir), JSON.stringify({ url: `http://127.0.0.1:${port}`, token, pid: process.pid }), { mode: 0o600 });
+  return {
+    close: async () => {
+      await rm(adminFile(dataDir), { force: true });
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The running server's answer, or null when no server holds this DATA_DIR. */
+export async function sendToServer(dataDir: string, argv: string[]): Promise<AdminAnswer | null> {
+  let address: z.infer<typeof AdminAddress>;
+  try {
+    address = AdminAddress.parse(JSON.parse(await readFile(adminFile(dataDir), 'utf8')));
+  } catch {
+    return null;
+  }
+  if (!isAlive(address.pid)) return null;
+  const response = await fetch(`${address.url}/command`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${address.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ argv }),
+  }).catch(() => null);
+  if (!response) return null;
+  return (await response.json()) as AdminAnswer;
+}
+
+export const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};

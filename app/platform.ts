@@ -1,0 +1,109 @@
+// The composition root: reads the configuration and opens the adapter behind each port, the
+// embedded default (PGlite, in-process queue, files) unless a URL picks the production one.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../infra/config/config.js';
+import { openDatabase, type Database } from '../infra/db/database.js';
+import { openEventStoreDb } from '../infra/eventstore/esdb.js';
+import type { EventStore } from '../infra/eventstore/port.js';
+import { openPostgresEventStore } from '../infra/eventstore/postgres.js';
+import { openFileObjectStore } from '../infra/objects/files.js';
+import type { ObjectStore } from '../infra/objects/port.js';
+import { openS3ObjectStore } from '../infra/objects/s3.js';
+import { createInProcessQueue } from '../infra/queue/inprocess.js';
+import { openJetStreamQueue } from '../infra/queue/jetstream.js';
+import type { WorkQueue } from '../infra/queue/port.js';
+import { allProjectors } from '../projections/index.js';
+import { migrate } from '../projections/migrations.js';
+import { ProjectionRunner } from '../projections/runner.js';
+import { serverSecret } from './secret.js';
+
+export interface Platform {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  eventStore: EventStore;
+  queue: WorkQueue;
+  objects: ObjectStore;
+  projections: ProjectionRunner;
+  secret: string;
+  /** Names of the migrations applied while opening. */
+  migrated: string[];
+  readiness: Record<string, () => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/** A start-up failure whose message is the one line to print. */
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+export async function openPlatform(config: Config, logger: Logger): Promise<Platform> {
+  const opened: Array<{ close(): Promise<void> }> = [];
+  const step = async <T extends { close(): Promise<void> }>(what: string, open: () => Promise<T>): Promise<T> => {
+    try {
+      const resource = await open();
+      opened.push(resource);
+      return resource;
+    } catch (error) {
+      await closeAll(opened.reverse());
+      throw new StartupError(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
+  if (!config.databaseUrl || !config.s3) {
+    await mkdir(config.dataDir, { recursive: true }).catch((error: Error) => {
+      throw new StartupError(`DATA_DIR ${config.dataDir} cannot be created: ${error.message}`);
+    });
+  }
+  const secret = await serverSecret(config.dataDir, config.secret);
+  const database = await step('database', () =>
+    openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') }),
+  );
+  let migrated: string[];
+  try {
+    migrated = (await migrate(database.db)).applied;
+  } catch (error) {
+    await closeAll(opened.reverse());
+    throw new StartupError(`database migrations failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const eventStore = await step('event store', () =>
+    config.eventStoreUrl ? openEventStoreDb(config.eventStoreUrl) : openPostgresEventStore(database),
+  );
+  const queue = await step('work queue', async () =>
+    config.natsUrl ? openJetStreamQueue({ url: config.natsUrl, name: 'stylist' }) : createInProcessQueue(),
+  );
+  const objects = await step('object store', () =>
+    config.s3 ? openS3ObjectStore(config.s3) : openFileObjectStore(path.join(config.dataDir, 'objects')),
+  );
+  const projections = new ProjectionRunner({ store: eventStore, db: database.db, projectors: allProjectors, logger });
+
+  // Closed in reverse: the runner before the event store it reads, the stores before the database.
+  const resources = [...opened].reverse();
+  return {
+    config,
+    logger,
+    database,
+    eventStore,
+    queue,
+    objects,
+    projections,
+    secret,
+    migrated,
+    readiness: {
+      eventStore: () => eventStore.ping(),
+      database: () => database.ping(),
+      queue: () => queue.ping(),
+      objectStore: () => objects.ping(),
+    },
+    close: async () => {
+      await projections.stop();
+      await closeAll(resources);
+    },
+  };
+}
+
+async function closeAll(resources: Array<{ close(): Promise<void> }>): Promise<void> {
+  for (const resource of resources) await resource.close().catch(() => {});
+}

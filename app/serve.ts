@@ -1,0 +1,93 @@
+// `stylist serve`: the HTTP API and the worker roles in one process, or only those named by --role.
+import { mkdir } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { buildApi } from '../api/app.js';
+import { createLogger } from '../api/logging.js';
+import type { Config } from '../infra/config/config.js';
+import { openAdminChannel, type AdminChannel } from './admin.js';
+import { executeCommand } from './cli/execute.js';
+import { lockDataDir } from './lock.js';
+import type { Consumer } from '../infra/queue/port.js';
+import { workersFor } from '../workers/index.js';
+import { openPlatform, type Platform } from './platform.js';
+
+export const ROLES = ['api', 'ingest', 'sync', 'agent', 'scheduler', 'projections'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface RunningService {
+  url?: string;
+  platform: Platform;
+  app?: FastifyInstance;
+  /** Stops taking work, lets in-flight requests and jobs finish (or gives them back), closes the stores. */
+  shutdown(): Promise<void>;
+}
+
+export async function serve(config: Config, roles: readonly Role[] = ROLES): Promise<RunningService> {
+  const logger = createLogger({ level: config.logLevel });
+  const cleanups: Array<() => Promise<void>> = [];
+  await mkdir(config.dataDir, { recursive: true });
+  if (!config.databaseUrl) {
+    const lock = await lockDataDir(config.dataDir);
+    cleanups.push(() => lock.release());
+  }
+  let platform: Platform;
+  try {
+    platform = await openPlatform(config, logger);
+  } catch (error) {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    throw error;
+  }
+  cleanups.unshift(() => platform.close());
+  if (platform.migrated.length) logger.info({ applied: platform.migrated }, 'read-model migrations applied');
+  if (roles.includes('projections')) await platform.projections.start();
+
+  const admin: AdminChannel = await openAdminChannel(config.dataDir, (argv) => executeCommand(platform, argv));
+  cleanups.unshift(() => admin.close());
+
+  const workers = workersFor(roles);
+  const consumers: Consumer[] = [];
+  // Stop the consumers before anything else closes: in-flight jobs finish or are given back.
+  cleanups.unshift(async () => {
+    await Promise.all(consumers.map((consumer) => consumer.stop()));
+  });
+  const context = { eventStore: platform.eventStore, database: platform.database, queue: platform.queue, objects: platform.objects, logger };
+  for (const worker of workers) {
+    consumers.push(await platform.queue.consume(worker.subject, worker.handler({ ...context, logger: logger.child({ worker: worker.subject }) }), worker.options));
+  }
+  for (const role of roles.filter((r) => r !== 'api' && r !== 'projections')) {
+    const subjects = workers.filter((w) => w.role === role).map((w) => w.subject);
+    logger.info({ role, subjects }, subjects.length ? 'role enabled' : 'role enabled; no workers registered for it yet');
+  }
+
+  let app: FastifyInstance | undefined;
+  let url: string | undefined;
+  if (roles.includes('api')) {
+    app = await buildApi({ logger, readiness: platform.readiness, trustProxy: config.trustProxy });
+    url = await app.listen({ port: config.port, host: config.host });
+    // app.close() first: stop accepting requests and finish the ones in flight before the stores go.
+    cleanups.unshift(() => app!.close());
+  }
+  logger.info({ roles, url, eventStore: platform.eventStore.kind, database: platform.database.kind, queue: platform.queue.kind, objects: platform.objects.kind }, 'stylist is running');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    platform,
+    app,
+    shutdown: () =>
+      (stopping ??= (async () => {
+        for (const cleanup of cleanups) {
+          await cleanup().catch((error: Error) => logger.error({ err: error }, 'error while shutting down'));
+        }
+        logger.info('stopped');
+      })()),
+  };
+}
+
+export function parseRoles(text: string | undefined): Role[] {
+  if (!text) return [...ROLES];
+  const roles = text.split(',').map((r) => r.trim()).filter(Boolean);
+  const unknown = roles.filter((r) => !(ROLES as readonly string[]).includes(r));
+  if (unknown.length || !roles.length) throw new Error(`--role takes a comma-separated list of ${ROLES.join(', ')} (got ${JSON.stringify(text)})`);
+  return roles as Role[];
+}

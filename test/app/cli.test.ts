@@ -1,0 +1,166 @@
+// The operator's view: the `stylist` command and `stylist serve`, run as child processes.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { openDatabase } from '../../infra/db/database.js';
+import { cleanEnv, runStylist, startServer } from '../support/cli.js';
+
+const tempDataDir = async (t: { teardown(fn: () => unknown): void }) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'stylist-cli-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+};
+
+const json = (stdout: string) => {
+  const lines = stdout.trim().split('\n');
+  if (lines.length !== 1) throw new Error(`expected one JSON line on stdout, got:\n${stdout}`);
+  return JSON.parse(lines[0]!);
+};
+
+const dumpOrganizations = async (dataDir: string) => {
+  const database = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
+  try {
+    const rows = await database.db.selectFrom('organizations').selectAll().orderBy('organization_id').execute();
+    return JSON.stringify(rows);
+  } finally {
+    await database.close();
+  }
+};
+
+t.test('org create writes through a command and reads back through the read model; rebuild reproduces it exactly', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const env = cleanEnv({ DATA_DIR: dataDir });
+
+  const created = await runStylist(['org', 'create', '--name', '  Acme Apparel  ', '--json'], env);
+  t.equal(created.code, 0, created.stderr);
+  const organization = json(created.stdout);
+  t.match(organization.organizationId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  t.equal(organization.name, 'Acme Apparel', 'name trimmed');
+
+  const second = json((await runStylist(['org', 'create', '--name', 'Ünïcödé Boutique 東京', '--json'], env)).stdout);
+  const renamed = await runStylist(['org', 'rename', '--org', organization.organizationId, '--name', 'Acme Outfitters', '--json'], env);
+  t.equal(renamed.code, 0, renamed.stderr);
+  t.equal(json(renamed.stdout).name, 'Acme Outfitters');
+
+  const shown = json((await runStylist(['org', 'show', '--org', second.organizationId, '--json'], env)).stdout);
+  t.equal(shown.organization.name, 'Ünïcödé Boutique 東京');
+  t.equal(shown.organization.reportingTimezone, 'UTC');
+
+  const before = await dumpOrganizations(dataDir);
+  t.equal(JSON.parse(before).length, 2);
+  const rebuilt = await runStylist(['projections', 'rebuild', 'organizations', '--json'], env);
+  t.equal(rebuilt.code, 0, rebuilt.stderr);
+  t.same(json(rebuilt.stdout), { rebuilt: ['organizations'], events: 3 });
+  t.equal(await dumpOrganizations(dataDir), before, 'rebuilt rows are byte-identical');
+
+  const status = json((await runStylist(['projections', 'status', '--json'], env)).stdout);
+  const organizations = status.projections.find((p: { name: string }) => p.name === 'organizations');
+  t.ok(organizations?.position, 'checkpoint reported');
+});
+
+t.test('CLI mistakes are one line on stderr and exit code 1', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const env = cleanEnv({ DATA_DIR: dataDir });
+  // One after the other: the embedded database admits one process at a time.
+  const results = [];
+  for (const args of [
+    ['org', 'create', '--json'],
+    ['org', 'create', '--name', 'x', '--json'],
+    ['org', 'show', '--org', '00000000-0000-4000-8000-000000000000', '--json'],
+    ['projections', 'rebuild', 'nonsense'],
+    ['frobnicate'],
+  ]) {
+    results.push(await runStylist(args, env));
+  }
+  const expected = [
+    /^stylist: --name is required\n$/,
+    /^stylist: Organization name must be at least 2 characters\n$/,
+    /^stylist: Organization '00000000-0000-4000-8000-000000000000' not found\.\n$/,
+    /^stylist: unknown projection nonsense \(known: .*organizations.*\)\n$/,
+    /^stylist: unknown command: frobnicate\n$/,
+  ];
+  results.forEach((result, i) => {
+    t.equal(result.code, 1, `case ${i}`);
+    t.equal(result.stdout, '', 'nothing on stdout');
+    t.match(result.stderr, expected[i]!);
+  });
+});
+
+t.test('start-up failures give one clear line and a non-zero exit, never a stack trace', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const corrupt = await tempDataDir(t);
+  await mkdir(path.join(corrupt, 'pglite'), { recursive: true });
+  await writeFile(path.join(corrupt, 'pglite', 'PG_VERSION'), 'garbage\n');
+  const cases: Array<[string, NodeJS.ProcessEnv, RegExp]> = [
+    ['bad configuration', cleanEnv({ DATA_DIR: dataDir, PORT: 'eighty' }), /^stylist: configuration error: PORT must be a whole number/],
+    [
+      'Postgres down',
+      cleanEnv({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://postgres:pw@127.0.0.1:1/stylist', STYLIST_SECRET: 'x'.repeat(40) }),
+      /^stylist: database: cannot connect to Postgres at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/stylist/,
+    ],
+    ['NATS down', cleanEnv({ DATA_DIR: dataDir, NATS_URL: 'nats://127.0.0.1:1' }), /^stylist: work queue: .*nats:\/\/127\.0\.0\.1:1/],
+    ['corrupt PGlite directory', cleanEnv({ DATA_DIR: corrupt }), /^stylist: database: cannot open the embedded database in .*pglite/],
+  ];
+  // One after the other: the NATS case opens the same embedded directory as the others.
+  for (const [name, env, expected] of cases) {
+    const result = await runStylist(['serve'], env);
+    t.equal(result.code, 1, `${name}: exit code`);
+    t.match(result.stderr, expected, name);
+    t.equal(result.stderr.trim().split('\n').length, 1, `${name}: one line (${result.stderr})`);
+    t.notMatch(result.stderr, /\n\s+at /, `${name}: no stack trace`);
+  }
+});
+
+t.test('stylist serve answers /healthz, takes CLI commands over its admin channel, and stops cleanly', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const env = cleanEnv({ DATA_DIR: dataDir });
+  const started = Date.now();
+  const server = await startServer(env);
+  t.teardown(() => server.child.kill('SIGKILL'));
+  const health = await fetch(`${server.url}/healthz`);
+  t.equal(health.status, 200);
+  t.ok(Date.now() - started < 15_000, `served /healthz ${Date.now() - started} ms after start`);
+  const ready = await fetch(`${server.url}/readyz`);
+  t.same(await ready.json(), { status: 'ready', checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok' } });
+  t.ok(existsSync(path.join(dataDir, 'admin.json')), 'admin channel address written');
+
+  // The server holds the embedded database, so this only works through the admin channel.
+  const created = await runStylist(['org', 'create', '--name', 'Served Org', '--json'], env);
+  t.equal(created.code, 0, created.stderr);
+  const { organizationId, name } = json(created.stdout);
+  t.equal(name, 'Served Org');
+  const shown = json((await runStylist(['org', 'show', '--org', organizationId, '--json'], env)).stdout);
+  t.equal(shown.organization.organizationId, organizationId);
+
+  const second = await startServer(env).then(
+    () => 'started',
+    (error: Error) => error.message,
+  );
+  t.match(second, /DATA_DIR .* is in use by another stylist process/, 'a second server refuses the same DATA_DIR');
+
+  server.child.kill('SIGTERM');
+  t.equal(await server.exited, 0, 'clean exit on SIGTERM');
+  t.notOk(existsSync(path.join(dataDir, 'admin.json')), 'admin channel removed');
+  t.notOk(existsSync(path.join(dataDir, 'stylist.pid')), 'lock released');
+
+  // With the server gone the CLI opens the stores itself and sees the same data.
+  const after = json((await runStylist(['org', 'show', '--org', organizationId, '--json'], env)).stdout);
+  t.equal(after.organization.name, 'Served Org');
+});
+
+const integration = process.env.DATABASE_URL && process.env.NATS_URL;
+t.test('stylist serve on Postgres and NATS JetStream', { skip: integration ? false : 'integration run only (DATABASE_URL and NATS_URL)' }, async (t) => {
+  const dataDir = await tempDataDir(t);
+  const env = cleanEnv({ DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL!, NATS_URL: process.env.NATS_URL!, STYLIST_SECRET: 'i'.repeat(40) });
+  const server = await startServer(env, ['--role', 'api,projections']);
+  t.teardown(() => server.child.kill('SIGKILL'));
+  const ready = await fetch(`${server.url}/readyz`);
+  t.same(await ready.json(), { status: 'ready', checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok' } });
+  const created = await runStylist(['org', 'create', '--name', 'Postgres Org', '--json'], env);
+  t.equal(created.code, 0, created.stderr);
+  t.equal(json(created.stdout).name, 'Postgres Org');
+  server.child.kill('SIGTERM');
+  t.equal(await server.exited, 0);
+});
