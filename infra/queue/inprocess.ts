@@ -2,7 +2,8 @@
 // embedded test run exercise the same contract as production (test/infra/workqueue.contract.ts).
 // Messages live per subject; a consumer takes them while it has a free concurrency slot.
 import { randomUUID } from 'node:crypto';
-import type { ConsumeOptions, Consumer, DeadLetter, EnqueueOptions, Job, JobHandler, WorkQueue } from './port.js';
+import type { ConsumeOptions, Consumer, EnqueueOptions, Job, JobHandler, WorkQueue } from './port.js';
+import { settingsOf, validateSubject, type Settings } from './settings.js';
 
 const DEFAULT_DEDUPE_WINDOW_MS = 2 * 60_000; // JetStream's default duplicate_window
 const DEFAULT_GRACE_MS = 10_000;
@@ -33,15 +34,6 @@ interface SubjectState {
   readonly consumers: InProcessConsumer[];
   readonly seen: Map<string, number>; // dedupe id → expiry (ms since epoch)
   next: number; // round-robin cursor over consumers
-}
-
-interface Settings<T> {
-  parse?: (payload: unknown) => T;
-  concurrency: number;
-  maxDeliver: number;
-  ackWaitMs: number;
-  retryDelayMs: number;
-  onDeadLetter?: (dead: DeadLetter) => Promise<void>;
 }
 
 interface InProcessConsumer extends Consumer {
@@ -299,27 +291,6 @@ export function createInProcessQueue(options: { dedupeWindowMs?: number } = {}):
       subjects.clear();
     },
   };
-}
-
-function settingsOf<T>(options: ConsumeOptions<T>): Settings<T> {
-  return {
-    parse: options.parse,
-    concurrency: positive('concurrency', options.concurrency ?? 1),
-    maxDeliver: positive('maxDeliver', options.maxDeliver ?? 5),
-    ackWaitMs: positive('ackWaitMs', options.ackWaitMs ?? 30_000),
-    retryDelayMs: Math.max(0, options.retryDelayMs ?? 1_000),
-    onDeadLetter: options.onDeadLetter,
-  };
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
-  return value;
-}
-
-// The same subjects the JetStream adapter accepts, so a name that works embedded works in production.
-function validateSubject(subject: string): void {
-  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(subject)) throw new TypeError(`invalid work queue subject: ${JSON.stringify(subject)}`);
 }
 
 function toJson(payload: unknown): string {

@@ -21,6 +21,7 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream';
 import type { ConsumeOptions, Consumer, DeadLetter, EnqueueOptions, Job, JobHandler, WorkQueue } from './port.js';
+import { settingsOf, validateSubject, type Settings } from './settings.js';
 
 const DEFAULT_DEDUPE_WINDOW_MS = 2 * 60_000;
 const DEFAULT_GRACE_MS = 10_000;
@@ -148,15 +149,6 @@ interface Names {
   natsSubject: string;
   stream: string;
   durable: string;
-}
-
-interface Settings<T> {
-  parse?: (payload: unknown) => T;
-  concurrency: number;
-  maxDeliver: number;
-  ackWaitMs: number;
-  retryDelayMs: number;
-  onDeadLetter?: (dead: DeadLetter) => Promise<void>;
 }
 
 interface ConsumerContext<T> {
@@ -401,26 +393,6 @@ async function upsertConsumer<T>(jsm: JetStreamManager, names: Names, settings: 
       throw error;
     });
   }
-}
-
-function settingsOf<T>(options: ConsumeOptions<T>): Settings<T> {
-  return {
-    parse: options.parse,
-    concurrency: positive('concurrency', options.concurrency ?? 1),
-    maxDeliver: positive('maxDeliver', options.maxDeliver ?? 5),
-    ackWaitMs: positive('ackWaitMs', options.ackWaitMs ?? 30_000),
-    retryDelayMs: Math.max(0, options.retryDelayMs ?? 1_000),
-    onDeadLetter: options.onDeadLetter,
-  };
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
-  return value;
-}
-
-function validateSubject(subject: string): void {
-  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(subject)) throw new TypeError(`invalid work queue subject: ${JSON.stringify(subject)}`);
 }
 
 function tryReply(reply: () => void): void {

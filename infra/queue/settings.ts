@@ -1,0 +1,33 @@
+// Consume options with their defaults applied and checked, shared by both adapters so a
+// subject or setting that works embedded works the same on JetStream.
+import type { ConsumeOptions, DeadLetter } from './port.js';
+
+export interface Settings<T> {
+  parse?: (payload: unknown) => T;
+  concurrency: number;
+  maxDeliver: number;
+  ackWaitMs: number;
+  retryDelayMs: number;
+  onDeadLetter?: (dead: DeadLetter) => Promise<void>;
+}
+
+export function settingsOf<T>(options: ConsumeOptions<T>): Settings<T> {
+  return {
+    parse: options.parse,
+    concurrency: positive('concurrency', options.concurrency ?? 1),
+    maxDeliver: positive('maxDeliver', options.maxDeliver ?? 5),
+    ackWaitMs: positive('ackWaitMs', options.ackWaitMs ?? 30_000),
+    retryDelayMs: Math.max(0, options.retryDelayMs ?? 1_000),
+    onDeadLetter: options.onDeadLetter,
+  };
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+/** Dot-separated tokens of letters, digits, `_` and `-`: valid NATS subject and stream-name parts. */
+export function validateSubject(subject: string): void {
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(subject)) throw new TypeError(`invalid work queue subject: ${JSON.stringify(subject)}`);
+}
