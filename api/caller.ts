@@ -1,0 +1,37 @@
+// Who is calling: set by the authentication plugin on every request to a keyed route, read by
+// metering, idempotency and the routes. Routes declare what they need in their config.
+import type { Actor } from '../domain/metadata.js';
+import type { Plan } from '../domain/plan.js';
+
+export type KeyType = 'public' | 'private';
+export type Scope = 'widget' | 'styling' | 'organization';
+
+export interface Caller {
+  organizationId: string;
+  /** The API key's id; null for the demo key. */
+  keyId: string | null;
+  demo: boolean;
+  plan: Plan;
+  /** Start of the subscription: billing periods run monthly from it. ISO date-time. */
+  subscriptionStartedAt: string;
+  /** Who RPM is counted for: the organization, or `ip:<address>` for the demo key. */
+  rateSubject: string;
+  /** Recorded on every event the request appends. */
+  actor: Actor;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The key the route takes (document 1 "Which key each endpoint group needs"); unset: no key. */
+    auth?: KeyType;
+    /** Quota resource (document 1 §Limits 1), e.g. `api.v1.widget.presets.list`. */
+    resource?: string;
+    /** Scope a scoped key needs for this route; unset on a private route: no scope grants it. */
+    scope?: Scope;
+    /** Public routes accept the demo key unless this is false. */
+    demo?: boolean;
+  }
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+}
