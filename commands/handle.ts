@@ -21,7 +21,7 @@ export interface Handled<E, S> {
 }
 
 export interface HandleOptions {
-  /** Stamped into every event's metadata so reads and audits stay scoped. */
+  /** Stamped into every event's metadata so reads and audits stay scoped; default: the event's own `organizationId`. */
   organizationId?: string;
   maxAttempts?: number;
 }
@@ -52,7 +52,7 @@ export async function handleCommand<C extends { type: string }, E extends Domain
           type: event.type,
           data: event.data as Record<string, unknown>,
           metadata: {
-            ...(options.organizationId ? { organizationId: options.organizationId } : {}),
+            ...organizationOf(options.organizationId, event.data),
             actor: meta.actor,
             correlationId: meta.correlationId,
             causationId: meta.correlationId,
@@ -66,4 +66,16 @@ export async function handleCommand<C extends { type: string }, E extends Domain
       if (!(error instanceof WrongExpectedRevision) || attempt >= maxAttempts) throw error;
     }
   }
+}
+
+const organizationOf = (given: string | undefined, data: object): { organizationId?: string } => {
+  const own = (data as { organizationId?: unknown }).organizationId;
+  const organizationId = given ?? (typeof own === 'string' ? own : undefined);
+  return organizationId ? { organizationId } : {};
+};
+
+/** The current state of one stream, for commands that need a fact from it before deciding. */
+export async function loadState<C, E extends DomainEvent, S>(store: EventStore, decider: Decider<C, E, S>, streamId: string): Promise<S> {
+  const recorded = await store.readStream(streamId);
+  return recorded.map((event) => ({ type: event.type, data: event.data }) as unknown as E).reduce(decider.evolve, decider.initialState);
 }

@@ -1,3 +1,5 @@
+import type { Plan, PlanEntry } from '../plan.js';
+
 export interface OrganizationCreated {
   type: 'OrganizationCreated';
   data: { organizationId: string; name: string; reportingTimezone: string; at: string };
@@ -8,6 +10,46 @@ export interface OrganizationRenamed {
   data: { organizationId: string; name: string; at: string };
 }
 
-export type OrganizationEvent = OrganizationCreated | OrganizationRenamed;
+export interface OrganizationTimezoneChanged {
+  type: 'OrganizationTimezoneChanged';
+  data: { organizationId: string; reportingTimezone: string; at: string };
+}
+
+export interface OrganizationDeleted {
+  type: 'OrganizationDeleted';
+  data: { organizationId: string; at: string };
+}
+
+/** Billing periods run monthly from `at`; the plan says what each resource may do. */
+export interface SubscriptionStarted {
+  type: 'SubscriptionStarted';
+  data: { organizationId: string; plan: Plan; at: string };
+}
+
+export interface SubscriptionActivated {
+  type: 'SubscriptionActivated';
+  data: { organizationId: string; at: string };
+}
+
+export interface SubscriptionDeactivated {
+  type: 'SubscriptionDeactivated';
+  data: { organizationId: string; at: string };
+}
+
+/** `entry: null` takes the resource back to the plan's defaults. */
+export interface PlanEntrySet {
+  type: 'PlanEntrySet';
+  data: { organizationId: string; resource: string; entry: PlanEntry | null; at: string };
+}
+
+export type OrganizationEvent =
+  | OrganizationCreated
+  | OrganizationRenamed
+  | OrganizationTimezoneChanged
+  | OrganizationDeleted
+  | SubscriptionStarted
+  | SubscriptionActivated
+  | SubscriptionDeactivated
+  | PlanEntrySet;
 
 export const organizationStream = (organizationId: string): string => `organization-${organizationId}`;
