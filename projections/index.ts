@@ -1,5 +1,6 @@
 // Every read model the service keeps. The runner, `stylist projections` and tests use this list.
+import { apiKeys } from './apikeys.js';
 import { organizations } from './organizations.js';
 import type { Projector } from './projector.js';
 
-export const allProjectors: Projector[] = [organizations];
+export const allProjectors: Projector[] = [organizations, apiKeys];
