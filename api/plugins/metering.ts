@@ -1,0 +1,135 @@
+// Quota, per-minute limits and their headers (document 1 §Limits) for every route that names a
+// `resource`, once authentication (onRequest) has set `request.caller`. The checks run in
+// preValidation, after the common body check of json-body.ts and before the routes' zod schemas:
+// a malformed body is neither charged nor given headers, while a 422 from a schema is a request
+// that passed authentication and entitlement, so it uses its unit and carries the headers
+// (document 1 §Limits 2; DESIGN "Requests, in order").
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  billingPeriod,
+  rateLimitHeaders,
+  rpmAdmits,
+  type MeteringOutcome,
+} from '../../domain/metering.js';
+import { entitlement } from '../../domain/plan.js';
+import type { UsageStore } from '../../infra/metering/usage-store.js';
+import { HttpError } from './errors.js';
+
+export interface MeteringOptions {
+  usage: UsageStore;
+  /** The clock; tests move it. */
+  now?: () => Date;
+}
+
+export const noEntitlement = (resource: string): string => `No entitlement for "${resource}".`;
+export const accessDenied = (resource: string): string => `Access denied to "${resource}".`;
+export const quotaExceeded = (resource: string, quota: number): string =>
+  `Monthly quota exceeded for "${resource}" (${quota}/${quota} used).`;
+export const rpmExceeded = (resource: string, used: number, limit: number): string =>
+  `RPM limit exceeded for "${resource}" (${used}/${limit} used).`;
+
+interface Metered {
+  outcome: MeteringOutcome;
+  /** The unit this request holds, given back if the response turns out a 5xx. */
+  charge: { subject: string; resource: string; periodStart: Date } | null;
+  refunded: boolean;
+  now: () => Date;
+}
+
+// Keyed by request so nothing leaks onto the request type and a finished request frees its entry.
+const meteredRequests = new WeakMap<FastifyRequest, Metered>();
+
+// Set by our own authentication plugin, but a malformed date would otherwise meter every request
+// of the organization against a period that does not exist (Invalid Date).
+const subscriptionStart = z.iso.datetime({ offset: true });
+
+/**
+ * The rate-limit headers this request has earned so far, for routes that write their own response
+ * head (an SSE stream after `reply.hijack()`); empty when the request is not metered. Responses
+ * sent through `reply.send` get them without asking.
+ */
+export function meteringHeaders(request: FastifyRequest): Record<string, string> {
+  const metered = meteredRequests.get(request);
+  return metered ? rateLimitHeaders(metered.outcome, metered.now()) : {};
+}
+
+/**
+ * Register after `registerJsonBodies` (buildApi does): both hooks run in preValidation, in the
+ * order they were added, and the body check must come first.
+ */
+export function registerMetering(app: FastifyInstance, options: MeteringOptions): void {
+  const { usage } = options;
+  const now = options.now ?? (() => new Date());
+
+  app.addHook('preValidation', async (request) => {
+    const resource = request.routeOptions.config?.resource;
+    const caller = request.caller;
+    if (!resource || !caller) return;
+    const at = now();
+    const metered: Metered = { outcome: { resource, quota: null, rpm: null, refusedFor: null }, charge: null, refunded: false, now };
+    meteredRequests.set(request, metered);
+    const { outcome } = metered;
+
+    const entry = entitlement(caller.plan, resource);
+    if (entry.kind === 'none') throw new HttpError(403, noEntitlement(resource));
+    if (entry.kind === 'off') throw new HttpError(403, accessDenied(resource));
+
+    if (entry.quota === 'unlimited') {
+      outcome.quota = { kind: 'unlimited' };
+    } else {
+      const period = billingPeriod(new Date(subscriptionStart.parse(caller.subscriptionStartedAt)), at);
+      // The organization pays, whoever calls: every demo caller shares the demo organization's quota.
+      const subject = caller.organizationId;
+      const { allowed, used } = await usage.chargeQuota(subject, resource, period.start, entry.quota);
+      outcome.quota = { kind: 'metered', limit: entry.quota, used, resetsAt: period.end };
+      if (!allowed) {
+        outcome.refusedFor = 'quota';
+        throw new HttpError(429, quotaExceeded(resource, entry.quota));
+      }
+      metered.charge = { subject, resource, periodStart: period.start };
+    }
+
+    if (entry.rpm !== null) {
+      const window = await usage.hitRpm(caller.rateSubject, resource, at, entry.rpm);
+      outcome.rpm = { limit: entry.rpm, count: window.count };
+      if (!rpmAdmits(window, entry.rpm)) {
+        // The quota unit stays used (document 1 §Limits 4).
+        outcome.refusedFor = 'rpm';
+        throw new HttpError(429, rpmExceeded(resource, Math.min(window.count, entry.rpm), entry.rpm));
+      }
+    }
+  });
+
+  // Refund before the headers are written so Quota-Remaining already counts the unit given back.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const metered = meteredRequests.get(request);
+    // Stopped before metering: authentication sets its own X-RateLimit-Resource, and the common
+    // body errors carry no rate-limit headers at all.
+    if (!metered) return payload;
+    if (reply.statusCode >= 500) await refund(request, reply, metered);
+    reply.headers(rateLimitHeaders(metered.outcome, metered.now()));
+    return payload;
+  });
+
+  // A 5xx that bypassed onSend (a hijacked reply writing its own head) is refunded here instead.
+  // A stream that started 200 and failed later keeps its charge (document 1 §Limits 5).
+  app.addHook('onResponse', async (request, reply) => {
+    const metered = meteredRequests.get(request);
+    if (metered && reply.statusCode >= 500) await refund(request, reply, metered);
+  });
+
+  async function refund(request: FastifyRequest, reply: FastifyReply, metered: Metered): Promise<void> {
+    if (!metered.charge || metered.refunded) return;
+    // Claimed before the await: onSend and onResponse may both see the 5xx, one unit comes back.
+    metered.refunded = true;
+    const { subject, resource, periodStart } = metered.charge;
+    try {
+      await usage.refundQuota(subject, resource, periodStart);
+      if (metered.outcome.quota?.kind === 'metered') metered.outcome.quota.used -= 1;
+    } catch (error) {
+      // The response is already a failure; a lost refund costs the caller one unit, not the reply.
+      request.log.error({ err: error, statusCode: reply.statusCode, resource }, 'quota refund failed');
+    }
+  }
+}
