@@ -3,8 +3,14 @@
 import type { Migration } from 'kysely/migration';
 import * as projectionCheckpoints from './0001_projection_checkpoints.js';
 import * as organizations from './0002_organizations.js';
+import * as apiKeys from './0003_api_keys.js';
+import * as usage from './0004_usage.js';
+import * as idempotency from './0005_idempotency.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
   '0002_organizations': organizations,
+  '0003_api_keys': apiKeys,
+  '0004_usage': usage,
+  '0005_idempotency': idempotency,
 };
