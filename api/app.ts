@@ -1,9 +1,21 @@
-// The fastify application: error mapping, JSON bodies, health, and each endpoint group's routes.
+// The fastify application: error mapping, JSON bodies, zod validation, the OpenAPI document,
+// authentication, metering, idempotent writes, health, retired endpoints, and each endpoint
+// group's routes. A keyed request meets them in the order of document 1: authentication
+// (onRequest), the common body errors and metering (preValidation), the route's schema,
+// Idempotency-Key (preHandler), then the route.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { Database } from '../infra/db/database.js';
+import type { UsageStore } from '../infra/metering/usage-store.js';
+import { registerAuthentication, type AuthenticationOptions } from './plugins/authentication.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { registerIdempotency, type IdempotencyOptions } from './plugins/idempotency.js';
 import { registerJsonBodies } from './plugins/json-body.js';
+import { registerMetering } from './plugins/metering.js';
+import { registerOpenApi } from './plugins/openapi.js';
+import { registerValidation } from './plugins/validation.js';
 import { healthRoutes, type ReadinessChecks } from './routes/health.js';
+import { retiredRoutes } from './routes/retired.js';
 
 export interface ApiOptions {
   logger: Logger;
@@ -13,6 +25,15 @@ export interface ApiOptions {
   /** Endpoint groups, registered after the common plugins. */
   routes?: Array<(app: FastifyInstance) => void | Promise<void>>;
   bodyLimit?: number;
+  /** The read-model database: Idempotency-Key records (without it keys only fix correlation ids). */
+  database?: Database;
+  /** The clock of time-bound state (idempotency keys); tests move it. */
+  now?: () => Date;
+  idempotency?: Pick<IdempotencyOptions, 'ttlMs' | 'staleClaimMs' | 'sweepIntervalMs'>;
+  /** Key lookups and the demo organization: routes with `config.auth` need it. */
+  authentication?: AuthenticationOptions;
+  /** Quota and RPM counters: routes with `config.resource` are metered when it is set. */
+  usage?: UsageStore;
 }
 
 export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
@@ -20,12 +41,19 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     loggerInstance: options.logger as FastifyBaseLogger,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024,
-    disableRequestLogging: false,
     return503OnClosing: true,
   });
   registerErrorHandling(app);
+  if (options.authentication) registerAuthentication(app, options.authentication);
   registerJsonBodies(app);
+  // After the body check: both run in preValidation, in the order they were added.
+  if (options.usage) registerMetering(app, { usage: options.usage, now: options.now });
+  registerValidation(app);
+  // Before any route: the document collects routes as they are added.
+  await registerOpenApi(app);
+  registerIdempotency(app, { ...options.idempotency, database: options.database, now: options.now });
   healthRoutes(app, options.readiness);
+  retiredRoutes(app);
   for (const register of options.routes ?? []) await register(app);
   await app.ready();
   return app;

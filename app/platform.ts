@@ -18,6 +18,7 @@ import { allProjectors } from '../projections/index.js';
 import { migrate } from '../projections/migrations.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { serverSecret } from './secret.js';
+import type { KeyDirectory } from '../api/auth/key-directory.js';
 
 export interface Platform {
   config: Config;
@@ -27,6 +28,8 @@ export interface Platform {
   queue: WorkQueue;
   objects: ObjectStore;
   projections: ProjectionRunner;
+  /** Key lookups of the API role; commands run in this process drop what they make stale. */
+  keys?: KeyDirectory;
   secret: string;
   /** Names of the migrations applied while opening. */
   migrated: string[];
@@ -39,7 +42,12 @@ export class StartupError extends Error {
   override name = 'StartupError';
 }
 
-export async function openPlatform(config: Config, logger: Logger): Promise<Platform> {
+export interface PlatformOverrides {
+  /** An already open database (tests: PGlite in memory or a schema of their own); the caller closes it. */
+  database?: Database;
+}
+
+export async function openPlatform(config: Config, logger: Logger, overrides: PlatformOverrides = {}): Promise<Platform> {
   const opened: Array<{ close(): Promise<void> }> = [];
   const step = async <T extends { close(): Promise<void> }>(what: string, open: () => Promise<T>): Promise<T> => {
     try {
@@ -58,9 +66,9 @@ export async function openPlatform(config: Config, logger: Logger): Promise<Plat
     });
   }
   const secret = await serverSecret(config.dataDir, config.secret);
-  const database = await step('database', () =>
-    openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') }),
-  );
+  const database =
+    overrides.database ??
+    (await step('database', () => openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') })));
   let migrated: string[];
   try {
     migrated = (await migrate(database.db)).applied;
@@ -81,7 +89,7 @@ export async function openPlatform(config: Config, logger: Logger): Promise<Plat
 
   // Closed in reverse: the runner before the event store it reads, the stores before the database.
   const resources = [...opened].reverse();
-  return {
+  const platform: Platform = {
     config,
     logger,
     database,
@@ -98,10 +106,12 @@ export async function openPlatform(config: Config, logger: Logger): Promise<Plat
       objectStore: () => objects.ping(),
     },
     close: async () => {
+      platform.keys?.stop();
       await projections.stop();
       await closeAll(resources);
     },
   };
+  return platform;
 }
 
 async function closeAll(resources: Array<{ close(): Promise<void> }>): Promise<void> {

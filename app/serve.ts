@@ -1,10 +1,10 @@
 // `stylist serve`: the HTTP API and the worker roles in one process, or only those named by --role.
 import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import { buildApi } from '../api/app.js';
 import { createLogger } from '../api/logging.js';
 import type { Config } from '../infra/config/config.js';
 import { openAdminChannel, type AdminChannel } from './admin.js';
+import { buildServiceApi } from './api.js';
 import { executeCommand } from './cli/execute.js';
 import { lockDataDir } from './lock.js';
 import type { Consumer } from '../infra/queue/port.js';
@@ -62,7 +62,7 @@ export async function serve(config: Config, roles: readonly Role[] = ROLES): Pro
   let app: FastifyInstance | undefined;
   let url: string | undefined;
   if (roles.includes('api')) {
-    app = await buildApi({ logger, readiness: platform.readiness, trustProxy: config.trustProxy });
+    app = await buildServiceApi(platform);
     url = await app.listen({ port: config.port, host: config.host });
     // app.close() first: stop accepting requests and finish the ones in flight before the stores go.
     cleanups.unshift(() => app!.close());

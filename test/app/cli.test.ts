@@ -22,8 +22,9 @@ const json = (stdout: string) => {
 const dumpOrganizations = async (dataDir: string) => {
   const database = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
   try {
-    const rows = await database.db.selectFrom('organizations').selectAll().orderBy('organization_id').execute();
-    return JSON.stringify(rows);
+    const organizations = await database.db.selectFrom('organizations').selectAll().orderBy('organization_id').execute();
+    const keys = await database.db.selectFrom('api_keys').selectAll().orderBy('key_id').execute();
+    return JSON.stringify({ organizations, keys });
   } finally {
     await database.close();
   }
@@ -37,7 +38,11 @@ t.test('org create writes through a command and reads back through the read mode
   t.equal(created.code, 0, created.stderr);
   const organization = json(created.stdout);
   t.match(organization.organizationId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-  t.equal(organization.name, 'Acme Apparel', 'name trimmed');
+  t.same(Object.keys(organization).sort(), ['keyId', 'organizationId', 'privateKey', 'publicKey'], 'document 3 §2 output');
+  t.match(organization.publicKey, /^sgpt-pk-[0-9A-Za-z]+$/);
+  t.match(organization.privateKey, /^sgpt-sk-[0-9A-Za-z]+::[0-9A-Za-z]+$/);
+  const first = json((await runStylist(['org', 'show', '--org', organization.organizationId, '--json'], env)).stdout);
+  t.equal(first.organization.name, 'Acme Apparel', 'name trimmed');
 
   const second = json((await runStylist(['org', 'create', '--name', 'Ünïcödé Boutique 東京', '--json'], env)).stdout);
   const renamed = await runStylist(['org', 'rename', '--org', organization.organizationId, '--name', 'Acme Outfitters', '--json'], env);
@@ -49,10 +54,14 @@ t.test('org create writes through a command and reads back through the read mode
   t.equal(shown.organization.reportingTimezone, 'UTC');
 
   const before = await dumpOrganizations(dataDir);
-  t.equal(JSON.parse(before).length, 2);
+  t.equal(JSON.parse(before).organizations.length, 2);
+  t.equal(JSON.parse(before).keys.length, 4, 'a primary and an unrestricted key each');
   const rebuilt = await runStylist(['projections', 'rebuild', 'organizations', '--json'], env);
   t.equal(rebuilt.code, 0, rebuilt.stderr);
-  t.same(json(rebuilt.stdout), { rebuilt: ['organizations'], events: 3 });
+  t.same(json(rebuilt.stdout), { rebuilt: ['organizations'], events: 9 }, 'every event is read: two organizations with two keys each, one rename');
+  t.equal(await dumpOrganizations(dataDir), before, 'rebuilt rows are byte-identical');
+  const all = await runStylist(['projections', 'rebuild', '--json'], env);
+  t.same(json(all.stdout), { rebuilt: ['organizations', 'api_keys'], events: 9 });
   t.equal(await dumpOrganizations(dataDir), before, 'rebuilt rows are byte-identical');
 
   const status = json((await runStylist(['projections', 'status', '--json'], env)).stdout);
@@ -129,10 +138,10 @@ t.test('stylist serve answers /healthz, takes CLI commands over its admin channe
   // The server holds the embedded database, so this only works through the admin channel.
   const created = await runStylist(['org', 'create', '--name', 'Served Org', '--json'], env);
   t.equal(created.code, 0, created.stderr);
-  const { organizationId, name } = json(created.stdout);
-  t.equal(name, 'Served Org');
+  const { organizationId } = json(created.stdout);
   const shown = json((await runStylist(['org', 'show', '--org', organizationId, '--json'], env)).stdout);
   t.equal(shown.organization.organizationId, organizationId);
+  t.equal(shown.organization.name, 'Served Org');
 
   const second = await startServer(env).then(
     () => 'started',
@@ -160,7 +169,8 @@ t.test('stylist serve on Postgres and NATS JetStream', { skip: integration ? fal
   t.same(await ready.json(), { status: 'ready', checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok' } });
   const created = await runStylist(['org', 'create', '--name', 'Postgres Org', '--json'], env);
   t.equal(created.code, 0, created.stderr);
-  t.equal(json(created.stdout).name, 'Postgres Org');
+  const shown = json((await runStylist(['org', 'show', '--org', json(created.stdout).organizationId, '--json'], env)).stdout);
+  t.equal(shown.organization.name, 'Postgres Org');
   server.child.kill('SIGTERM');
   t.equal(await server.exited, 0);
 });

@@ -1,0 +1,6 @@
+// Every endpoint group of the API, in the order they are registered.
+import type { FastifyInstance } from 'fastify';
+import type { RouteContext } from './context.js';
+import { organizationRoutes } from './organization.js';
+
+export const endpointGroups = (context: RouteContext): Array<(app: FastifyInstance) => void | Promise<void>> => [organizationRoutes(context)];

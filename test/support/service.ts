@@ -1,0 +1,50 @@
+// The service's API as `stylist serve` builds it, on a database of the test's own (PGlite in
+// memory, or a fresh schema on the integration run), with the operator commands of the CLI.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { createLogger } from '../../api/logging.js';
+import { buildServiceApi } from '../../app/api.js';
+import { executeCommand } from '../../app/cli/execute.js';
+import { openPlatform, type Platform } from '../../app/platform.js';
+import { loadConfig } from '../../infra/config/config.js';
+import { openTestDatabase, type Teardown } from './database.js';
+
+export interface TestService {
+  app: FastifyInstance;
+  platform: Platform;
+  /** Runs an operator command (`['key', 'create', …]`) exactly as the CLI would; throws its error. */
+  cli(argv: string[]): Promise<Record<string, any>>;
+}
+
+export interface TestServiceOptions {
+  env?: Record<string, string>;
+  now?: () => Date;
+  /** A database another service of the same test already uses (two API processes, one Postgres). */
+  shareWith?: TestService;
+  maxConnections?: number;
+}
+
+export async function startTestService(t: Teardown, options: TestServiceOptions = {}): Promise<TestService> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-api-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const database = options.shareWith?.platform.database ?? (await openTestDatabase(t, { maxConnections: options.maxConnections }));
+  const config = loadConfig({ DATA_DIR: dataDir, STYLIST_SECRET: 's'.repeat(40), LOG_LEVEL: 'silent', ...options.env });
+  const platform = await openPlatform(config, createLogger({ level: 'silent' }), { database });
+  await platform.projections.start();
+  const app = await buildServiceApi(platform, { now: options.now });
+  t.teardown(async () => {
+    await app.close();
+    await platform.close();
+  });
+  return {
+    app,
+    platform,
+    cli: async (argv) => {
+      const answer = await executeCommand(platform, argv);
+      if (!answer.ok) throw new Error(answer.error);
+      return answer.result as Record<string, any>;
+    },
+  };
+}
