@@ -9,7 +9,8 @@ import { buildServiceApi } from '../../app/api.js';
 import { executeCommand } from '../../app/cli/execute.js';
 import { openPlatform, type Platform } from '../../app/platform.js';
 import { loadConfig } from '../../infra/config/config.js';
-import { openTestDatabase, type Teardown } from './database.js';
+import { openDatabase, type Database } from '../../infra/db/database.js';
+import { integrationDatabaseUrl, openTestDatabase, type Teardown } from './database.js';
 
 export interface TestService {
   app: FastifyInstance;
@@ -29,7 +30,9 @@ export interface TestServiceOptions {
 export async function startTestService(t: Teardown, options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-api-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-  const database = options.shareWith?.platform.database ?? (await openTestDatabase(t, { maxConnections: options.maxConnections }));
+  const database = options.shareWith
+    ? await secondConnection(t, options.shareWith.platform.database, options.maxConnections)
+    : await openTestDatabase(t, { maxConnections: options.maxConnections });
   const config = loadConfig({ DATA_DIR: dataDir, STYLIST_SECRET: 's'.repeat(40), LOG_LEVEL: 'silent', ...options.env });
   const platform = await openPlatform(config, createLogger({ level: 'silent' }), { database });
   await platform.projections.start();
@@ -47,4 +50,16 @@ export async function startTestService(t: Teardown, options: TestServiceOptions 
       return answer.result as Record<string, any>;
     },
   };
+}
+
+/**
+ * Another API process on the same database: on Postgres a pool of its own on the same schema;
+ * PGlite admits one connection per process, so there the two instances share it.
+ */
+async function secondConnection(t: Teardown, shared: Database, maxConnections?: number): Promise<Database> {
+  if (shared.kind !== 'postgres' || !integrationDatabaseUrl) return shared;
+  const schema = /search_path=(\w+)/.exec(String(shared.clientConfig?.options ?? ''))?.[1];
+  const database = await openDatabase({ url: integrationDatabaseUrl, schema, maxConnections });
+  t.teardown(() => database.close());
+  return database;
 }
