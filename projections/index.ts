@@ -2,5 +2,6 @@
 import { apiKeys } from './apikeys.js';
 import { organizations } from './organizations.js';
 import type { Projector } from './projector.js';
+import { widgetPresets } from './widget-presets.js';
 
-export const allProjectors: Projector[] = [organizations, apiKeys];
+export const allProjectors: Projector[] = [organizations, apiKeys, widgetPresets];

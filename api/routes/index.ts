@@ -2,5 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from './context.js';
 import { organizationRoutes } from './organization.js';
+import { widgetPresetRoutes } from './widget-presets.js';
 
-export const endpointGroups = (context: RouteContext): Array<(app: FastifyInstance) => void | Promise<void>> => [organizationRoutes(context)];
+export const endpointGroups = (context: RouteContext): Array<(app: FastifyInstance) => void | Promise<void>> => [organizationRoutes(context), widgetPresetRoutes(context)];

@@ -6,6 +6,7 @@ import * as organizations from './0002_organizations.js';
 import * as apiKeys from './0003_api_keys.js';
 import * as usage from './0004_usage.js';
 import * as idempotency from './0005_idempotency.js';
+import * as widgetPresets from './0006_widget_presets.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -13,4 +14,5 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0003_api_keys': apiKeys,
   '0004_usage': usage,
   '0005_idempotency': idempotency,
+  '0006_widget_presets': widgetPresets,
 };
