@@ -45,6 +45,7 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       eventStore: platform.eventStore,
       db: platform.database.db,
       waitFor: (position, projections) => platform.projections.waitFor(position, projections),
+      serverSecret: platform.secret,
     }),
   });
   return app;

@@ -18,7 +18,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     if (error instanceof HttpError) return reply.code(error.statusCode).send({ error: error.message, ...error.body });
     if (error instanceof DomainError) {
-      const details = error instanceof Invalid && error.details ? { details: error.details } : {};
+      // The same shape as schema validation errors: document 2's `[{ path, message }]`.
+      const details =
+        error instanceof Invalid && error.details ? { details: Object.entries(error.details).map(([path, message]) => ({ path, message })) } : {};
       return reply.code(domainStatus(error)).send({ error: error.message, ...details });
     }
     const code = (error as FastifyError).code;

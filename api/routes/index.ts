@@ -1,7 +1,7 @@
 // Every endpoint group of the API, in the order they are registered.
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from './context.js';
+import { widgetPreflightRoutes, type PreflightContext } from './widget-preflight.js';
 import { organizationRoutes } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
 
-export const endpointGroups = (context: RouteContext): Array<(app: FastifyInstance) => void | Promise<void>> => [organizationRoutes(context), widgetPresetRoutes(context)];
+export const endpointGroups = (context: PreflightContext): Array<(app: FastifyInstance) => void | Promise<void>> => [organizationRoutes(context), widgetPresetRoutes(context), widgetPreflightRoutes(context)];

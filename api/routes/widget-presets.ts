@@ -37,7 +37,7 @@ const createBody = z.object({
 });
 
 const hex = z.string();
-const preset = z.object({
+export const presetSchema = z.object({
   id: z.uuid(),
   name: z.string(),
   options: z.object({
@@ -67,7 +67,7 @@ export const widgetPresetRoutes = (context: RouteContext) => (app: FastifyInstan
     '/v1/widget/presets',
     {
       config: { auth: 'private', resource: 'api.v1.widget.presets.create', scope: 'widget' },
-      schema: { summary: 'Create a widget preset', body: createBody, response: { 201: z.object({ preset }) } },
+      schema: { summary: 'Create a widget preset', body: createBody, response: { 201: z.object({ preset: presetSchema }) } },
     },
     async (request, reply) => {
       const { organizationId } = callerOf(request);
@@ -86,7 +86,7 @@ export const widgetPresetRoutes = (context: RouteContext) => (app: FastifyInstan
       schema: {
         summary: 'List widget presets',
         description: `Oldest first, at most ${WIDGET_PRESET_LIST_LIMIT}.`,
-        response: { 200: z.object({ presets: z.array(preset) }) },
+        response: { 200: z.object({ presets: z.array(presetSchema) }) },
       },
     },
     async (request) => ({ presets: await listWidgetPresets(context.db, callerOf(request).organizationId) }),
@@ -97,7 +97,7 @@ export const widgetPresetRoutes = (context: RouteContext) => (app: FastifyInstan
     {
       config: { auth: 'private', resource: 'api.v1.widget.presets.retrieve', scope: 'widget' },
       // Not z.uuid(): a malformed id names no preset, so it is a 404 like any other unknown id.
-      schema: { summary: 'Retrieve a widget preset', params: z.object({ presetId: z.string() }), response: { 200: z.object({ preset }) } },
+      schema: { summary: 'Retrieve a widget preset', params: z.object({ presetId: z.string() }), response: { 200: z.object({ preset: presetSchema }) } },
     },
     async (request) => {
       const { presetId } = request.params;

@@ -44,3 +44,17 @@ export async function getWidgetPreset(db: Kysely<any>, organizationId: string, p
     .executeTakeFirst();
   return row ? presetOf(row) : null;
 }
+
+/** The preset changed most recently: the widget's theme when no themeId is given (document 1). */
+export async function latestWidgetPreset(db: Kysely<any>, organizationId: string): Promise<WidgetPreset | null> {
+  if (!isUuid(organizationId)) return null;
+  const row = await db
+    .selectFrom('widget_presets')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .orderBy('modified_at', 'desc')
+    .orderBy('sequence', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? presetOf(row) : null;
+}

@@ -1,0 +1,51 @@
+// GET /v1/widget/preflight (document 3 "Widget, events, analytics"): what the embedded widget
+// needs before its first message: a session for events, its theme, the stores it serves.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { NotFound } from '../../domain/errors.js';
+import { getWidgetPreset, latestWidgetPreset } from '../../projections/queries/widget-presets.js';
+import { issueSessionToken, SESSION_TTL_MS } from '../auth/session-token.js';
+import { zodRoutes } from '../plugins/validation.js';
+import { callerOf, type RouteContext } from './context.js';
+import { presetSchema } from './widget-presets.js';
+
+export interface PreflightContext extends RouteContext {
+  serverSecret: string;
+  /** The stores of the organization's active datasets; none until datasets exist. */
+  stores?: (organizationId: string) => Promise<Array<{ name: string; domain: string }>>;
+}
+
+export const widgetPreflightRoutes = (context: PreflightContext) => (app: FastifyInstance) => {
+  zodRoutes(app).get(
+    '/v1/widget/preflight',
+    {
+      config: { auth: 'public', resource: 'api.v1.widget.preflight' },
+      schema: {
+        summary: 'Start a widget session',
+        querystring: z.object({ themeId: z.string().optional().describe('A widget preset id; default: the preset changed most recently.') }),
+        response: {
+          200: z.object({
+            session: z.object({ sessionId: z.uuid(), token: z.string(), expiresAt: z.string() }),
+            theme: presetSchema.nullable(),
+            stores: z.array(z.object({ name: z.string(), domain: z.string() })),
+            demo: z.boolean(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const { themeId } = request.query;
+      const theme = themeId ? await getWidgetPreset(context.db, caller.organizationId, themeId) : await latestWidgetPreset(context.db, caller.organizationId);
+      if (themeId && !theme) throw new NotFound(`Widget preset not found: ${themeId}`);
+      const session = { sessionId: randomUUID(), organizationId: caller.organizationId, demo: caller.demo, expiresAt: new Date(Date.now() + SESSION_TTL_MS) };
+      return {
+        session: { sessionId: session.sessionId, token: issueSessionToken(context.serverSecret, session), expiresAt: session.expiresAt.toISOString() },
+        theme,
+        stores: (await context.stores?.(caller.organizationId)) ?? [],
+        demo: caller.demo,
+      };
+    },
+  );
+};
