@@ -23,4 +23,4 @@ export interface WidgetPresetCreated {
 
 export type WidgetPresetEvent = WidgetPresetCreated;
 
-export const widgetPresetStream = (presetId: string): string => `widgetpreset-${presetId}`;
+export const widgetPresetStream = (presetId: string): string => `preset-${presetId}`;

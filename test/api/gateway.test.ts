@@ -172,3 +172,35 @@ t.test('200 parallel requests against a quota of 100, across two API instances o
   const used = await first.app.inject({ method: 'PATCH', url: '/v1/organization', headers: { authorization: `Bearer ${org.privateKey}` }, payload: { fields: { name: 'Busy' } } });
   t.same([used.statusCode, used.headers['x-ratelimit-quota-remaining']], [429, '0'], 'the shared counter stands at the quota');
 });
+
+t.test("document 1's common body errors on a keyed route: 400, no rate-limit headers, nothing counted", async (t) => {
+  const service = await startTestService(t);
+  const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
+  const send = (payload: string) =>
+    service.app.inject({ method: 'PATCH', url: '/v1/organization', headers: { authorization: `Bearer ${org.privateKey}`, 'content-type': 'application/json' }, payload });
+  const cases: Array<[string, string]> = [
+    ['{"fields":', 'Request body must be valid JSON.'],
+    ['', 'Request body must be a JSON object.'],
+    ['[]', 'Request body must be a JSON object.'],
+    ['"fields"', 'Request body must be a JSON object.'],
+    ['null', 'Request body must be a JSON object.'],
+  ];
+  for (const [payload, error] of cases) {
+    const response = await send(payload);
+    t.same([response.statusCode, response.json()], [400, { error }], JSON.stringify(payload));
+    t.same(rateHeaders(response.headers), [], `${JSON.stringify(payload)}: no rate-limit headers`);
+  }
+  const invalid = await send('{"fields":{"reportingTimezone":"Mars/Olympus"}}');
+  t.same([invalid.statusCode, invalid.json().error], [422, 'Not a recognised IANA timezone']);
+  t.equal(invalid.headers['x-ratelimit-quota-remaining'], '99999', 'only the 422, which passed entitlement, used a unit');
+  for (const [fields, error] of [
+    [undefined, 'fields must be an object.'],
+    [{}, 'No fields to update'],
+    [{ plan: 'x' }, 'Unknown field: plan. Allowed fields: name, reportingTimezone.'],
+    [{ name: ' a ' }, 'Organization name must be at least 2 characters'],
+    [{ name: 'x'.repeat(101) }, 'Organization name can be at most 100 characters'],
+  ] as const) {
+    const response = await send(JSON.stringify({ fields }));
+    t.same([response.statusCode, response.json().error], [422, error], error);
+  }
+});
