@@ -58,12 +58,17 @@ async function benchBackend(backend: BenchBackend, seconds: number): Promise<Run
     // Metered, with limits the run cannot reach: every request still counts quota and RPM.
     await cli(['plan', 'set', '--org', org.organizationId!, '--resource', 'api.v1.widget.presets.list', '--quota', '1000000000', '--rpm', '1000000000']);
     const authorization = `Bearer ${org.privateKey}`;
+    // The same organization's presets through a key on an unlimited plan with no RPM: the gateway
+    // without counters, to tell authentication from metering.
+    const unmetered = await cli(['org', 'create', '--name', 'Bench Unmetered', '--plan', 'unlimited', '--json']);
     const colours = Object.fromEntries(
       ['buttonColor', 'buttonHoverColor', 'buttonTextColor', 'typingDotColor', 'accentColor', 'accentHoverColor', 'mutedTextColor', 'primaryTextColor', 'pageColor', 'surfaceColor', 'borderColor', 'inputColor', 'footerColor'].map((k) => [k, '#336699']),
     );
-    for (const name of ['Light', 'Dark', 'Holiday']) {
-      const created = await app.inject({ method: 'POST', url: '/v1/widget/presets', headers: { authorization }, payload: { name, buttonLabel: 'Ask a stylist', ...colours } });
-      if (created.statusCode !== 201) throw new Error(`creating a preset: ${created.statusCode} ${created.body}`);
+    for (const key of [org.privateKey, unmetered.privateKey]) {
+      for (const name of ['Light', 'Dark', 'Holiday']) {
+        const created = await app.inject({ method: 'POST', url: '/v1/widget/presets', headers: { authorization: `Bearer ${key}` }, payload: { name, buttonLabel: 'Ask a stylist', ...colours } });
+        if (created.statusCode !== 201) throw new Error(`creating a preset: ${created.statusCode} ${created.body}`);
+      }
     }
     const list = await app.inject({ url: '/v1/widget/presets', headers: { authorization } });
     if (list.statusCode !== 200) throw new Error(`listing presets: ${list.statusCode} ${list.body}`);
@@ -84,6 +89,7 @@ async function benchBackend(backend: BenchBackend, seconds: number): Promise<Run
     await measure('bare route, static JSON', `${bareUrl}/static/presets`, {});
     await measure('bare fastify route', `${bareUrl}/v1/widget/presets`, {});
     await measure('gateway: key + metering + query', `${gatewayUrl}/v1/widget/presets`, { authorization });
+    await measure('gateway, unlimited plan (no counters)', `${gatewayUrl}/v1/widget/presets`, { authorization: `Bearer ${unmetered.privateKey}` });
     return runs;
   } finally {
     await bare.close();

@@ -4,6 +4,7 @@
 // the command, in other processes by following the event store.
 import type { Kysely } from 'kysely';
 import type { EventStore, Position } from '../../infra/eventstore/port.js';
+import { bodyOf } from '../../domain/apikey/key-format.js';
 import { findKeyByLookup, type KeyRecord } from '../../projections/queries/apikeys.js';
 import { getOrganizationAccount, type OrganizationAccount } from '../../projections/queries/organizations.js';
 
@@ -14,6 +15,11 @@ export interface KeyDirectoryOptions {
   now?: () => number;
   /** At most this many cached lookups (default 10,000); the oldest go first. */
   maxEntries?: number;
+}
+
+/** A key as the directory hands it out: with the one body that carries its lookup and organization. */
+export interface KnownKey extends KeyRecord {
+  body: string;
 }
 
 interface Entry<T> {
@@ -29,7 +35,7 @@ export class KeyDirectory {
   readonly #ttl: number;
   readonly #now: () => number;
   readonly #max: number;
-  readonly #keys = new Map<string, Entry<KeyRecord | null>>();
+  readonly #keys = new Map<string, Entry<KnownKey | null>>();
   readonly #accounts = new Map<string, Entry<OrganizationAccount | null>>();
   #follow?: AbortController;
 
@@ -40,8 +46,12 @@ export class KeyDirectory {
     this.#max = options.maxEntries ?? 10_000;
   }
 
-  findKey(type: 'public' | 'private', lookup: string): Promise<KeyRecord | null> {
-    return this.#cached(this.#keys, `${type}:${lookup}`, () => findKeyByLookup(this.#db, type, lookup));
+  findKey(type: 'public' | 'private', lookup: string): Promise<KnownKey | null> {
+    return this.#cached(this.#keys, `${type}:${lookup}`, async () => {
+      const key = await findKeyByLookup(this.#db, type, lookup);
+      // Computed once per cached key, not per request (a base62 decode and a hash).
+      return key && { ...key, body: bodyOf(lookup, key.organizationId) };
+    });
   }
 
   findAccount(organizationId: string): Promise<OrganizationAccount | null> {

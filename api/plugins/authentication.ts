@@ -4,7 +4,7 @@
 // and its scopes. Rejections carry only `X-RateLimit-Resource`; nothing is counted against quota.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkPrivateAccess, checkPublicAccess, type AccessDenial } from '../../domain/apikey/access.js';
-import { lookupOf, organizationOf, readAuthorization } from '../../domain/apikey/key-format.js';
+import { lookupOf, readAuthorization } from '../../domain/apikey/key-format.js';
 import type { Plan } from '../../domain/plan.js';
 import { verifySecret } from '../../commands/credentials.js';
 import type { KeyDirectory } from '../auth/key-directory.js';
@@ -103,7 +103,8 @@ async function authenticate(request: FastifyRequest, { keys, serverSecret, demo 
   const key = lookup ? await keys.findKey(type!, lookup) : null;
   if (!key) return fail(401, unknown);
   if (presented.kind === 'private' && !verifySecret(serverSecret, presented.secret ?? '', key.secretHash)) return fail(401, AUTH_ERRORS.badSecret);
-  if (organizationOf(body) !== key.organizationId) return fail(401, AUTH_ERRORS.unreadable);
+  // The organization part must be the one this key carries (see `bodyOf`).
+  if (body !== key.body) return fail(401, AUTH_ERRORS.unreadable);
 
   const account = await keys.findAccount(key.organizationId);
   if (!account || account.deleted) return fail(401, organizationNotFound(key.organizationId));

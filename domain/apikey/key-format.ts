@@ -60,8 +60,17 @@ const orgCheck = (org: Uint8Array, lookup: string): Uint8Array =>
 export function keyBody(keyId: string, organizationId: string, nonce: Uint8Array): { lookup: string; body: string } {
   if (nonce.length !== NONCE_BYTES) throw new RangeError(`the nonce is ${NONCE_BYTES} bytes`);
   const lookup = toBase62(Buffer.concat([uuidBytes(keyId), nonce]), LOOKUP_LENGTH);
+  return { lookup, body: bodyOf(lookup, organizationId) };
+}
+
+/**
+ * The one body a key with this lookup and organization has: base62 at a fixed width is canonical,
+ * so `organizationOf(b) === organizationId` exactly when `b === bodyOf(lookupOf(b), organizationId)`,
+ * and a caller that has the key can compare strings instead of decoding every request.
+ */
+export function bodyOf(lookup: string, organizationId: string): string {
   const org = uuidBytes(organizationId);
-  return { lookup, body: lookup + toBase62(Buffer.concat([org, orgCheck(org, lookup)]), ORG_LENGTH) };
+  return lookup + toBase62(Buffer.concat([org, orgCheck(org, lookup)]), ORG_LENGTH);
 }
 
 export const secretText = (random: Uint8Array): string => toBase62(random, Math.ceil((random.length * 8) / Math.log2(62)));

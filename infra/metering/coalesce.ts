@@ -1,6 +1,9 @@
 // Group commit for counters: requests that count against the same row while a statement for it is
 // in flight wait and go together in the next one, as `+n`. Under load one statement serves dozens
-// of requests (one row lock, one commit); alone, a request goes at once and waits for nobody.
+// of requests (one row lock, one commit). The first of a batch waits one turn of the event loop
+// (setImmediate, after pending socket reads) so requests that already arrived join it: on PGlite a
+// statement runs on this thread and finishes before any other request is read, so without that
+// turn every batch would hold one request. Alone, a request waits microseconds.
 // Exactness stays with the database: each statement grants units from the row it has locked.
 
 interface Waiting<T, R> {
@@ -10,7 +13,8 @@ interface Waiting<T, R> {
 }
 
 export class Coalescer<T, R> {
-  readonly #running = new Set<string>();
+  /** Keys with a flush scheduled or a statement in flight. */
+  readonly #busy = new Set<string>();
   readonly #waiting = new Map<string, Array<Waiting<T, R>>>();
 
   /** `run` gets every item of one batch, in arrival order, and returns one result per item. */
@@ -21,15 +25,21 @@ export class Coalescer<T, R> {
       const queue = this.#waiting.get(key);
       if (queue) queue.push({ item, resolve, reject });
       else this.#waiting.set(key, [{ item, resolve, reject }]);
-      if (!this.#running.has(key)) void this.#flush(key);
+      if (!this.#busy.has(key)) {
+        this.#busy.add(key);
+        setImmediate(() => void this.#flush(key));
+      }
     });
   }
 
   async #flush(key: string): Promise<void> {
     const batch = this.#waiting.get(key);
-    if (!batch?.length) return;
+    if (!batch?.length) {
+      this.#busy.delete(key);
+      return;
+    }
     this.#waiting.delete(key);
-    this.#running.add(key);
+    this.#busy.add(key);
     try {
       const results = await this.run(
         key,
@@ -39,8 +49,11 @@ export class Coalescer<T, R> {
     } catch (error) {
       for (const waiting of batch) waiting.reject(error);
     } finally {
-      this.#running.delete(key);
-      if (this.#waiting.has(key)) void this.#flush(key);
+      this.#busy.delete(key);
+      if (this.#waiting.has(key)) {
+        this.#busy.add(key);
+        setImmediate(() => void this.#flush(key));
+      }
     }
   }
 }

@@ -10,7 +10,7 @@ import {
   type ApiKeyEvent,
   type KeyCredentials,
 } from '../../domain/apikey/index.js';
-import { keyBody, lookupOf, organizationOf, readAuthorization, LOOKUP_LENGTH } from '../../domain/apikey/key-format.js';
+import { bodyOf, keyBody, lookupOf, organizationOf, readAuthorization, LOOKUP_LENGTH } from '../../domain/apikey/key-format.js';
 import { Conflict, Invalid, NotFound } from '../../domain/errors.js';
 import { issueKeyPair, verifySecret } from '../../commands/credentials.js';
 import { specFor, testMeta } from '../support/decider.js';
@@ -113,6 +113,17 @@ t.test('property: the organization part of a body reads back, and any change to 
       if (body[index] === char) return true;
       const damaged = body.slice(0, index) + char + body.slice(index + 1);
       return organizationOf(damaged) !== org;
+    }),
+  );
+});
+
+t.test('property: comparing with bodyOf accepts exactly the bodies organizationOf reads as the organization', async () => {
+  fc.assert(
+    fc.property(fc.uuid(), fc.uuid(), fc.uint8Array({ minLength: 8, maxLength: 8 }), fc.nat(26), fc.constantFrom(...'0123456789abcXYZ'), (key, org, nonce, at, char) => {
+      const { body, lookup } = keyBody(key, org, nonce);
+      const index = LOOKUP_LENGTH + at;
+      const damaged = body.slice(0, index) + char + body.slice(index + 1);
+      return [body, damaged].every((candidate) => (organizationOf(candidate) === org) === (candidate === bodyOf(lookup, org)));
     }),
   );
 });
