@@ -1,0 +1,181 @@
+// The two shapes an upload may carry (document 3 §3 Items): ItemInput, and the product objects of a
+// Shopify store's `products.json`. Both become one Listing, the merchant's product as the
+// catalogue stores it and as labellers read it. Pure.
+import { z } from 'zod';
+
+export interface ListingVariant {
+  variantId: string;
+  sku: string;
+  label: string;
+  options: Array<{ name: string; value: string }>;
+  inStock: boolean;
+  quantity: number | null;
+  price: number;
+  compareAtPrice: number | null;
+}
+
+export interface Listing {
+  sku: string;
+  name: string;
+  url: string;
+  description: string;
+  brand: string;
+  productType: string;
+  tags: string[];
+  price: number;
+  /** ISO 4217 as sent, or empty: the dataset's currency (else `CAD`) applies. */
+  currency: string;
+  /** Supplied order; at most 10 are kept at ingest. */
+  images: Array<{ src: string }>;
+  variants: ListingVariant[];
+  model: { height: string; size: string };
+  /** Option axes of the product (`Color`, `Size`…) with their values, in supplied order. */
+  options: Array<{ name: string; values: string[] }>;
+}
+
+const text = (max: number) => z.string().max(max);
+const money = z.union([z.number(), z.string().regex(/^\s*-?\d+(\.\d+)?\s*$/).transform(Number)]).pipe(z.number().min(0).max(1e9));
+
+export const itemInputSchema = z.object({
+  sku: z.union([z.string(), z.number().int()]).transform(String).pipe(z.string().trim().min(1, 'sku is required.').max(200)),
+  name: z.string().trim().min(1, 'name is required.').max(500),
+  url: text(2000).optional(),
+  description: text(100_000).optional(),
+  brand: text(200).optional(),
+  productType: text(200).optional(),
+  tags: z.array(text(200)).max(250).optional(),
+  price: money.optional(),
+  currency: z.string().regex(/^[A-Za-z]{3}$/, 'currency must be a 3-letter ISO 4217 code.').optional(),
+  images: z.array(z.object({ src: z.string().min(1).max(4000) })).max(250).optional(),
+  variants: z
+    .array(
+      z.object({
+        sku: z.union([z.string(), z.number().int()]).transform(String),
+        label: z.string().max(500).optional(),
+        options: z.array(z.object({ name: z.string().max(200), value: z.string().max(500) })).max(3).optional(),
+        inStock: z.boolean().optional(),
+        quantity: z.number().int().nullable().optional(),
+        price: money.optional(),
+        compareAtPrice: money.nullable().optional(),
+        variantId: z.union([z.string(), z.number().int()]).transform(String).optional(),
+      }),
+    )
+    .max(500)
+    .optional(),
+  model: z.object({ height: z.string().max(100).optional(), size: z.string().max(100).optional() }).optional(),
+});
+export type ItemInput = z.input<typeof itemInputSchema>;
+
+const shopifyId = z.union([z.number().int(), z.string().min(1)]).transform(String);
+const nullableText = z.string().nullish().transform((value) => value ?? '');
+
+/** The fields of a `products.json` product we read; everything else is ignored. */
+export const shopifyProductSchema = z.object({
+  id: shopifyId,
+  title: z.string().trim().min(1, 'title is required.').max(500),
+  handle: nullableText,
+  body_html: nullableText,
+  vendor: nullableText,
+  product_type: nullableText,
+  tags: z.union([z.array(z.string()), z.string()]).nullish().transform((tags) => (typeof tags === 'string' ? tags.split(',') : (tags ?? [])).map((t) => t.trim()).filter(Boolean)),
+  options: z.array(z.object({ name: z.string(), values: z.array(z.union([z.string(), z.number()]).transform(String)).optional() })).nullish(),
+  variants: z
+    .array(
+      z.object({
+        id: shopifyId.optional(),
+        title: nullableText,
+        sku: z.string().nullish(),
+        option1: z.string().nullish(),
+        option2: z.string().nullish(),
+        option3: z.string().nullish(),
+        available: z.boolean().nullish(),
+        inventory_quantity: z.number().int().nullish(),
+        price: money.nullish(),
+        compare_at_price: money.nullish(),
+      }),
+    )
+    .nullish(),
+  images: z.array(z.object({ src: z.string().min(1) })).nullish(),
+});
+export type ShopifyProduct = z.input<typeof shopifyProductSchema>;
+
+/** `<storeUrl>/products/<handle>`, with a scheme when the store URL was stored without one. */
+export function productUrl(storeUrl: string, handle: string): string {
+  if (!storeUrl || !handle) return '';
+  const base = /^https?:\/\//i.test(storeUrl) ? storeUrl : `https://${storeUrl}`;
+  return `${base.replace(/\/+$/, '')}/products/${handle}`;
+}
+
+export function listingFromItemInput(input: z.output<typeof itemInputSchema>): Listing {
+  const variants = (input.variants ?? []).map((v, i): ListingVariant => ({
+    variantId: v.variantId ?? '',
+    sku: v.sku || `${input.sku}-${i + 1}`,
+    label: v.label ?? (v.options ?? []).map((o) => o.value).join(' / '),
+    options: v.options ?? [],
+    inStock: v.inStock ?? true,
+    quantity: v.quantity ?? null,
+    price: v.price ?? input.price ?? 0,
+    compareAtPrice: v.compareAtPrice ?? null,
+  }));
+  return {
+    sku: input.sku,
+    name: input.name,
+    url: input.url ?? '',
+    description: input.description ?? '',
+    brand: input.brand ?? '',
+    productType: input.productType ?? '',
+    tags: input.tags ?? [],
+    price: input.price ?? variants[0]?.price ?? 0,
+    currency: input.currency ?? '',
+    images: input.images ?? [],
+    variants,
+    model: { height: input.model?.height ?? '', size: input.model?.size ?? '' },
+    options: optionAxes(variants),
+  };
+}
+
+export function listingFromShopifyProduct(product: z.output<typeof shopifyProductSchema>, storeUrl: string): Listing {
+  const names = (product.options ?? []).map((o) => o.name);
+  const variants = (product.variants ?? []).map((v, i): ListingVariant => {
+    const values = [v.option1, v.option2, v.option3];
+    const options = values.flatMap((value, axis) => (value ? [{ name: names[axis] ?? `Option${axis + 1}`, value }] : []));
+    return {
+      variantId: v.id ?? '',
+      sku: v.sku?.trim() || v.id || `${product.id}-${i + 1}`,
+      label: v.title || options.map((o) => o.value).join(' / '),
+      // A store's default single variant is named "Title / Default Title": not a real option.
+      options: options.filter((o) => !(o.name === 'Title' && o.value === 'Default Title')),
+      inStock: v.available ?? true,
+      quantity: v.inventory_quantity ?? null,
+      price: v.price ?? 0,
+      compareAtPrice: v.compare_at_price ?? null,
+    };
+  });
+  return {
+    sku: product.id,
+    name: product.title,
+    url: productUrl(storeUrl, product.handle),
+    description: product.body_html,
+    brand: product.vendor,
+    productType: product.product_type,
+    tags: product.tags,
+    price: variants.length ? Math.min(...variants.map((v) => v.price)) : 0,
+    currency: '',
+    images: product.images ?? [],
+    variants,
+    model: { height: '', size: '' },
+    options: optionAxes(variants),
+  };
+}
+
+function optionAxes(variants: ListingVariant[]): Listing['options'] {
+  const axes = new Map<string, string[]>();
+  for (const variant of variants) {
+    for (const { name, value } of variant.options) {
+      const values = axes.get(name) ?? [];
+      if (!values.includes(value)) values.push(value);
+      axes.set(name, values);
+    }
+  }
+  return [...axes].map(([name, values]) => ({ name, values }));
+}
