@@ -30,6 +30,11 @@ declare module 'fastify' {
     scope?: Scope;
     /** Public routes accept the demo key unless this is false. */
     demo?: boolean;
+    /**
+     * How this route words a deleted organization's 401 (document 2 gives two): by default
+     * `Organization '<id>' not found.`; `please-check` is retrieve-dataset's wording.
+     */
+    organizationNotFound?: 'named' | 'please-check';
   }
   interface FastifyRequest {
     caller?: Caller;

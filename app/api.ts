@@ -46,6 +46,7 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       db: platform.database.db,
       waitFor: (position, projections) => platform.projections.waitFor(position, projections),
       serverSecret: platform.secret,
+      queue: platform.queue,
     }),
   });
   return app;

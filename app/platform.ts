@@ -80,7 +80,7 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
     config.eventStoreUrl ? openEventStoreDb(config.eventStoreUrl) : openPostgresEventStore(database),
   );
   const queue = await step('work queue', async () =>
-    config.natsUrl ? openJetStreamQueue({ url: config.natsUrl, name: 'stylist' }) : createInProcessQueue(),
+    config.natsUrl ? openJetStreamQueue({ url: config.natsUrl, name: 'stylist', prefix: config.natsPrefix }) : createInProcessQueue(),
   );
   const objects = await step('object store', () =>
     config.s3 ? openS3ObjectStore(config.s3) : openFileObjectStore(path.join(config.dataDir, 'objects')),

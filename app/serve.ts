@@ -7,8 +7,9 @@ import { openAdminChannel, type AdminChannel } from './admin.js';
 import { buildServiceApi } from './api.js';
 import { executeCommand } from './cli/execute.js';
 import { lockDataDir } from './lock.js';
-import type { Consumer } from '../infra/queue/port.js';
 import { workersFor } from '../workers/index.js';
+import { seedDemo } from './demo.js';
+import { startWorkers } from './workers.js';
 import { openPlatform, type Platform } from './platform.js';
 
 export const ROLES = ['api', 'ingest', 'sync', 'agent', 'scheduler', 'projections'] as const;
@@ -44,18 +45,11 @@ export async function serve(config: Config, roles: readonly Role[] = ROLES): Pro
   const admin: AdminChannel = await openAdminChannel(config.dataDir, (argv) => executeCommand(platform, argv));
   cleanups.unshift(() => admin.close());
 
-  const workers = workersFor(roles);
-  const consumers: Consumer[] = [];
+  const workers = await startWorkers(platform, roles, logger);
   // Stop the consumers before anything else closes: in-flight jobs finish or are given back.
-  cleanups.unshift(async () => {
-    await Promise.all(consumers.map((consumer) => consumer.stop()));
-  });
-  const context = { eventStore: platform.eventStore, database: platform.database, queue: platform.queue, objects: platform.objects, logger };
-  for (const worker of workers) {
-    consumers.push(await platform.queue.consume(worker.subject, worker.handler({ ...context, logger: logger.child({ worker: worker.subject }) }), worker.options));
-  }
+  cleanups.unshift(() => workers.stop());
   for (const role of roles.filter((r) => r !== 'api' && r !== 'projections')) {
-    const subjects = workers.filter((w) => w.role === role).map((w) => w.subject);
+    const subjects = workersFor([role]).map((w) => w.subject);
     logger.info({ role, subjects }, subjects.length ? 'role enabled' : 'role enabled; no workers registered for it yet');
   }
 
@@ -68,6 +62,16 @@ export async function serve(config: Config, roles: readonly Role[] = ROLES): Pro
     cleanups.unshift(() => app!.close());
   }
   logger.info({ roles, url, eventStore: platform.eventStore.kind, database: platform.database.kind, queue: platform.queue.kind, objects: platform.objects.kind }, 'stylist is running');
+
+  // The embedded default serves a catalogue at once: the demo organization's store, loaded in the
+  // background through the merchant path (`stylist demo seed` does the same on any deployment).
+  if (!config.databaseUrl && roles.includes('projections') && roles.includes('api')) {
+    const seeding = seedDemo(platform).then(
+      (seeded) => logger.info({ datasetId: seeded.datasetId, products: seeded.products, queued: seeded.queued, unchanged: seeded.unchanged }, 'demo catalogue loaded'),
+      (error: Error) => logger.warn({ err: error }, 'demo catalogue not loaded'),
+    );
+    cleanups.unshift(() => seeding);
+  }
 
   let stopping: Promise<void> | undefined;
   return {

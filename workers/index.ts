@@ -1,8 +1,10 @@
-// Every worker the service runs, by role. Empty until the ingest, sync and agent features land.
+// Every worker the service runs, by role.
+import { datasetCleanupWorker, ingestWorker } from './ingest/index.js';
 import type { WorkerDefinition, WorkerRole } from './worker.js';
 
-export const allWorkers: ReadonlyArray<WorkerDefinition<never>> = [];
+// Each worker has its own payload type.
+export const allWorkers: ReadonlyArray<WorkerDefinition<any>> = [ingestWorker, datasetCleanupWorker];
 
-export function workersFor(roles: readonly string[]): ReadonlyArray<WorkerDefinition<never>> {
+export function workersFor(roles: readonly string[]): ReadonlyArray<WorkerDefinition<any>> {
   return allWorkers.filter((worker) => roles.includes(worker.role satisfies WorkerRole));
 }

@@ -1,6 +1,7 @@
 // A worker: a queue consumer that belongs to one `stylist serve` role. Features add theirs to
 // `index.ts`; `serve` starts the workers of the roles it runs and stops them before the stores close.
 import type { Logger } from 'pino';
+import type { Config } from '../infra/config/config.js';
 import type { EventStore } from '../infra/eventstore/port.js';
 import type { Database } from '../infra/db/database.js';
 import type { ObjectStore } from '../infra/objects/port.js';
@@ -14,6 +15,7 @@ export interface WorkerContext {
   queue: WorkQueue;
   objects: ObjectStore;
   logger: Logger;
+  config: Config;
 }
 
 export interface WorkerDefinition<T = unknown> {
@@ -22,5 +24,8 @@ export interface WorkerDefinition<T = unknown> {
   subject: string;
   /** Builds the handler once the stores are open. */
   handler(context: WorkerContext): JobHandler<T>;
-  options?: ConsumeOptions<T>;
+  /** Consumer settings; a function when they need the stores (a dead-letter handler that records the failure). */
+  options?: ConsumeOptions<T> | ((context: WorkerContext) => ConsumeOptions<T>);
+  /** Work the role does besides consuming (a sweep re-deriving lost messages); stopped before the consumer. */
+  background?(context: WorkerContext): { stop(): Promise<void> };
 }

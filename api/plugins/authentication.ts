@@ -32,7 +32,8 @@ export const AUTH_ERRORS = {
   scopesDoNotCover: "This key's scopes do not cover this endpoint.",
 } as const;
 
-export const organizationNotFound = (organizationId: string): string => `Organization '${organizationId}' not found.`;
+export const organizationNotFound = (organizationId: string, wording: 'named' | 'please-check' = 'named'): string =>
+  wording === 'please-check' ? 'Organization not found. Please check the organizationId.' : `Organization '${organizationId}' not found.`;
 export const missingScope = (scope: string): string => `This key does not have the "${scope}" scope.`;
 
 /** Document 1 gives each message's opening; the rest tells the merchant what to change. */
@@ -107,7 +108,7 @@ async function authenticate(request: FastifyRequest, { keys, serverSecret, demo 
   if (body !== key.body) return fail(401, AUTH_ERRORS.unreadable);
 
   const account = await keys.findAccount(key.organizationId);
-  if (!account || account.deleted) return fail(401, organizationNotFound(key.organizationId));
+  if (!account || account.deleted) return fail(401, organizationNotFound(key.organizationId, request.routeOptions.config.organizationNotFound));
   if (!account.subscription?.active) return fail(403, AUTH_ERRORS.noSubscription);
 
   const denial = type === 'public' ? checkPublicAccess(key.publicAccess, request.headers.origin) : checkPrivateAccess(key.privateAccess, request.ip);

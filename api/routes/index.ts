@@ -1,7 +1,18 @@
 // Every endpoint group of the API, in the order they are registered.
 import type { FastifyInstance } from 'fastify';
+import type { CatalogueContext } from './catalogue-context.js';
+import { datasetRoutes } from './datasets.js';
+import { itemRoutes } from './items.js';
+import { stylingRoutes } from './styling.js';
 import { widgetPreflightRoutes, type PreflightContext } from './widget-preflight.js';
 import { organizationRoutes } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
 
-export const endpointGroups = (context: PreflightContext): Array<(app: FastifyInstance) => void | Promise<void>> => [organizationRoutes(context), widgetPresetRoutes(context), widgetPreflightRoutes(context)];
+export const endpointGroups = (context: PreflightContext & CatalogueContext): Array<(app: FastifyInstance) => void | Promise<void>> => [
+  organizationRoutes(context),
+  widgetPresetRoutes(context),
+  widgetPreflightRoutes(context),
+  datasetRoutes(context),
+  itemRoutes(context),
+  stylingRoutes(context),
+];

@@ -3,6 +3,7 @@
 // when a server holds the embedded database, inside that server through the admin channel.
 import { randomUUID } from 'node:crypto';
 import { createApiKey, deleteApiKey, rotateApiKey } from '../../commands/apikeys.js';
+import { seedDemo } from '../demo.js';
 import { createOrganization, deleteOrganization, renameOrganization, setPlanEntry, setSubscription } from '../../commands/organizations.js';
 import type { PrivateAccess, PublicAccess } from '../../domain/apikey/access.js';
 import type { Plan, PlanEntry } from '../../domain/plan.js';
@@ -72,6 +73,16 @@ export const commands: CommandSpec[] = [
       return { ...(await platform.projections.rebuild(args.length ? args : undefined)) };
     },
     text: (r) => `rebuilt ${r.rebuilt.join(', ')} from ${r.events} events`,
+  },
+  {
+    words: ['demo', 'seed'],
+    usage: 'stylist demo seed',
+    options: {},
+    run: async (platform) => {
+      const seeded = await seedDemo(platform);
+      return { organizationId: seeded.organizationId, datasetId: seeded.datasetId, products: seeded.products, queued: seeded.queued, unchanged: seeded.unchanged };
+    },
+    text: (r) => `demo catalogue: ${r.products} products in dataset ${r.datasetId} (${r.queued} queued for ingest, ${r.unchanged} unchanged)`,
   },
   {
     words: ['org', 'create'],

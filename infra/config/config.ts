@@ -41,6 +41,8 @@ const environment = z.object({
   DATABASE_URL: optional(url(['postgres', 'postgresql'], 'postgres://user:password@127.0.0.1:5432/stylist')),
   EVENTSTORE_URL: optional(url(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover'], 'esdb://127.0.0.1:2113?tls=false')),
   NATS_URL: optional(url(['nats', 'tls'], 'nats://127.0.0.1:4222')),
+  // Namespaces the JetStream streams and consumers: several deployments (or test runs) can share one NATS.
+  NATS_PREFIX: z.preprocess((v) => v || 'stylist', z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1 to 32 letters, digits, _ or -')),
   S3_ENDPOINT: optional(url(['http', 'https'], 'http://127.0.0.1:9000')),
   S3_ACCESS_KEY: optional(z.string()),
   S3_SECRET_KEY: optional(z.string()),
@@ -68,6 +70,7 @@ export interface Config {
   databaseUrl?: string;
   eventStoreUrl?: string;
   natsUrl?: string;
+  natsPrefix: string;
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string };
   openai?: { apiKey?: string; baseUrl?: string; chatModel?: string; embeddingModel?: string; visionModel?: string };
   demo: { key: string; quota: number; rpm: number };
@@ -120,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     eventStoreUrl: e.EVENTSTORE_URL,
     natsUrl: e.NATS_URL,
+    natsPrefix: e.NATS_PREFIX,
     s3: e.S3_ENDPOINT ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY!, secretKey: e.S3_SECRET_KEY!, bucket: e.S3_BUCKET! } : undefined,
     openai: Object.values(openai).some(Boolean) ? openai : undefined,
     demo: { key: e.DEMO_KEY, quota: e.DEMO_QUOTA, rpm: e.DEMO_RPM },

@@ -7,6 +7,7 @@ import * as apiKeys from './0003_api_keys.js';
 import * as usage from './0004_usage.js';
 import * as idempotency from './0005_idempotency.js';
 import * as widgetPresets from './0006_widget_presets.js';
+import * as catalogue from './0007_catalogue.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -15,4 +16,5 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0004_usage': usage,
   '0005_idempotency': idempotency,
   '0006_widget_presets': widgetPresets,
+  '0007_catalogue': catalogue,
 };

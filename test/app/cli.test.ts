@@ -8,6 +8,10 @@ import { openDatabase } from '../../infra/db/database.js';
 import { allProjectors } from '../../projections/index.js';
 import { cleanEnv, runStylist, startServer } from '../support/cli.js';
 
+// Every case starts `stylist` as a child process that loads the whole service through tsx: a few
+// seconds each on two cores, more when the machine is busy, so this file gets longer than the default.
+t.setTimeout(480_000);
+
 const tempDataDir = async (t: { teardown(fn: () => unknown): void }) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'stylist-cli-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));

@@ -1,5 +1,6 @@
 // The service's API as `stylist serve` builds it, on a database of the test's own (PGlite in
 // memory, or a fresh schema on the integration run), with the operator commands of the CLI.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { createLogger } from '../../api/logging.js';
 import { buildServiceApi } from '../../app/api.js';
 import { executeCommand } from '../../app/cli/execute.js';
 import { openPlatform, type Platform } from '../../app/platform.js';
+import { startWorkers } from '../../app/workers.js';
 import { loadConfig } from '../../infra/config/config.js';
 import { openDatabase, type Database } from '../../infra/db/database.js';
 import { integrationDatabaseUrl, openTestDatabase, type Teardown } from './database.js';
@@ -25,6 +27,8 @@ export interface TestServiceOptions {
   /** A database another service of the same test already uses (two API processes, one Postgres). */
   shareWith?: TestService;
   maxConnections?: number;
+  /** Worker roles to run beside the API (`['ingest']`), as `stylist serve` would. */
+  workers?: string[];
 }
 
 export async function startTestService(t: Teardown, options: TestServiceOptions = {}): Promise<TestService> {
@@ -33,12 +37,16 @@ export async function startTestService(t: Teardown, options: TestServiceOptions 
   const database = options.shareWith
     ? await secondConnection(t, options.shareWith.platform.database, options.maxConnections)
     : await openTestDatabase(t, { maxConnections: options.maxConnections });
-  const config = loadConfig({ DATA_DIR: dataDir, STYLIST_SECRET: 's'.repeat(40), LOG_LEVEL: 'silent', ...options.env });
+  // Workers run on JetStream in the integration run, each test on streams of its own.
+  const queue = options.workers?.length && process.env.NATS_URL ? { NATS_URL: process.env.NATS_URL, NATS_PREFIX: `t${randomBytes(6).toString('hex')}` } : {};
+  const config = loadConfig({ DATA_DIR: dataDir, STYLIST_SECRET: 's'.repeat(40), LOG_LEVEL: 'silent', ...queue, ...options.env });
   const platform = await openPlatform(config, createLogger({ level: 'silent' }), { database });
   await platform.projections.start();
   const app = await buildServiceApi(platform, { now: options.now });
+  const workers = options.workers?.length ? await startWorkers(platform, options.workers, platform.logger) : null;
   t.teardown(async () => {
     await app.close();
+    await workers?.stop();
     await platform.close();
   });
   return {

@@ -1,0 +1,7 @@
+import type { WorkQueue } from '../../infra/queue/port.js';
+import type { RouteContext } from './context.js';
+
+/** Catalogue routes also hand work to workers (ingest, background clean-up). */
+export interface CatalogueContext extends RouteContext {
+  queue: WorkQueue;
+}

@@ -1,0 +1,237 @@
+// Items of a dataset (document 2 "Datasets", document 3 §3 Items): upload in either shape, the
+// ingest queue, the live item list, one item whatever its status, publishing, and the audit
+// trail of a dataset and of an item, read straight from their streams.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { setItemStatus, uploadItems } from '../../commands/items.js';
+import { DatasetNotFound } from '../../domain/dataset/index.js';
+import { Invalid, NotFound } from '../../domain/errors.js';
+import { itemStream } from '../../domain/item/events.js';
+import { getDataset, isUuid } from '../../projections/queries/datasets.js';
+import { getItem, listItems, listQueue } from '../../projections/queries/items.js';
+import { zodRoutes } from '../plugins/validation.js';
+import type { CatalogueContext } from './catalogue-context.js';
+import { callerOf, commandMeta } from './context.js';
+import { DATASET_ERRORS, settle } from './dataset-shared.js';
+import { itemSchema } from './item-schema.js';
+import { pagination, paginationSchema, validatedPage } from './pagination.js';
+
+export const UPLOAD_LIMIT = 1000;
+const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
+
+const uploadMessages = {
+  shape: `Send items (ItemInput objects) or products (objects of a store's products.json): an array of 1 to ${UPLOAD_LIMIT} entries.`,
+  both: 'Send items or products, not both.',
+};
+
+const entries = z.array(z.unknown(), { error: uploadMessages.shape });
+const uploadBody = z
+  .object({ items: entries.optional(), products: entries.optional() })
+  .superRefine((body, context) => {
+    // Both shapes at once is its own mistake, whatever their sizes.
+    if (body.items && body.products) return void context.addIssue({ code: 'custom', message: uploadMessages.both });
+    const list = body.items ?? body.products;
+    if (!list || list.length < 1 || list.length > UPLOAD_LIMIT) context.addIssue({ code: 'custom', path: [body.products ? 'products' : 'items'], message: uploadMessages.shape });
+  })
+  .describe(`Either \`items\` (ItemInput) or \`products\` (Shopify products.json objects), 1 to ${UPLOAD_LIMIT}.`);
+
+const itemParams = z.object({ datasetId: z.string(), itemId: z.string() });
+const datasetParams = z.object({ datasetId: z.string() });
+
+const historyEvent = z.object({
+  eventId: z.uuid(),
+  type: z.string(),
+  at: z.string(),
+  actor: z.object({ kind: z.enum(['key', 'source', 'system']), id: z.string() }),
+  data: z.record(z.string(), z.unknown()),
+});
+
+export const itemRoutes = (context: CatalogueContext) => (app: FastifyInstance) => {
+  const routes = zodRoutes(app);
+
+  /** The organization's dataset, or the named 404 of document 2. */
+  const datasetOf = async (organizationId: string, datasetId: string) => {
+    if (!datasetId.trim()) throw new Invalid(DATASET_ERRORS.invalidIdNamed);
+    const dataset = await getDataset(context.db, organizationId, datasetId);
+    if (!dataset) throw new DatasetNotFound(datasetId, organizationId);
+    return dataset;
+  };
+
+  routes.post(
+    '/v1/datasets/:datasetId/items/upload',
+    {
+      bodyLimit: UPLOAD_BODY_LIMIT,
+      config: { auth: 'private', resource: 'api.v1.datasets.items.upload' },
+      schema: {
+        summary: 'Upload items',
+        description: 'Each entry is checked on its own: a bad one is listed under failures and the rest are queued. The same sku always maps to the same itemId.',
+        params: datasetParams,
+        body: uploadBody,
+        response: {
+          202: z.object({
+            queued: z.array(z.object({ itemId: z.uuid(), sku: z.string(), status: z.enum(['pending', 'partial_update', 'unchanged']) })),
+            failures: z.array(z.object({ index: z.number().int(), sku: z.string().nullable(), error: z.string() })),
+            summary: z.object({ total: z.number().int(), queued: z.number().int(), failed: z.number().int(), unchanged: z.number().int() }),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId } = callerOf(request);
+      const dataset = await datasetOf(organizationId, request.params.datasetId);
+      const shape = request.body.items ? 'items' : 'products';
+      const outcome = await uploadItems(
+        { store: context.eventStore, db: context.db, queue: context.queue },
+        { organizationId, datasetId: dataset.datasetId, storeUrl: dataset.config.storeUrl ?? '', shape, entries: request.body.items ?? request.body.products ?? [] },
+        commandMeta(request),
+      );
+      await settle(context, outcome.position);
+      const { position: _position, ...body } = outcome;
+      return reply.code(202).send(body);
+    },
+  );
+
+  routes.get(
+    '/v1/datasets/:datasetId/items/queue',
+    {
+      config: { auth: 'private', resource: 'api.v1.datasets.items.queue' },
+      schema: {
+        summary: 'Ingest queue',
+        description: 'Queue rows of every status except archived, newest first.',
+        params: datasetParams,
+        querystring: validatedPage,
+        response: {
+          200: z.object({
+            queue: z.array(z.object({ itemId: z.uuid(), sku: z.string(), status: z.string(), attempts: z.number().int(), error: z.string().nullable(), queuedAt: z.string(), updatedAt: z.string() })),
+            pagination: paginationSchema,
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { organizationId } = callerOf(request);
+      const dataset = await datasetOf(organizationId, request.params.datasetId);
+      const { page, limit } = request.query;
+      const { queue, total } = await listQueue(context.db, organizationId, dataset.datasetId, page, limit);
+      return { queue, pagination: pagination(page, limit, total) };
+    },
+  );
+
+  routes.get(
+    '/v1/datasets/:datasetId/items',
+    {
+      config: { auth: 'private', resource: 'api.v1.datasets.items.list' },
+      schema: {
+        summary: 'List items',
+        description: 'Active items only, newest first.',
+        params: datasetParams,
+        querystring: validatedPage,
+        response: { 200: z.object({ items: z.array(itemSchema), pagination: paginationSchema }) },
+      },
+    },
+    async (request) => {
+      const { organizationId } = callerOf(request);
+      const dataset = await datasetOf(organizationId, request.params.datasetId);
+      const { page, limit } = request.query;
+      const { items, total } = await listItems(context.db, organizationId, dataset.datasetId, page, limit);
+      return { items, pagination: pagination(page, limit, total) };
+    },
+  );
+
+  routes.get(
+    '/v1/datasets/:datasetId/items/:itemId',
+    {
+      config: { auth: 'private', resource: 'api.v1.datasets.items.retrieve' },
+      schema: { summary: 'Retrieve an item', description: 'Any status, archived included.', params: itemParams, response: { 200: z.object({ item: itemSchema }) } },
+    },
+    async (request) => {
+      const { organizationId } = callerOf(request);
+      const dataset = await datasetOf(organizationId, request.params.datasetId);
+      const item = await getItem(context.db, organizationId, dataset.datasetId, request.params.itemId);
+      if (!item) throw new NotFound(`Item '${request.params.itemId}' not found in dataset '${dataset.datasetId}'.`);
+      return { item };
+    },
+  );
+
+  routes.patch(
+    '/v1/datasets/:datasetId/items/:itemId',
+    {
+      config: { auth: 'private', resource: 'api.v1.datasets.items.update' },
+      schema: {
+        summary: 'Publish or withdraw an item',
+        params: itemParams,
+        body: z.object({ status: z.enum(['active', 'archived'], { error: 'status must be active or archived.' }) }),
+        response: { 200: z.object({ item: itemSchema }) },
+      },
+    },
+    async (request) => {
+      const { organizationId } = callerOf(request);
+      const dataset = await datasetOf(organizationId, request.params.datasetId);
+      const { itemId } = request.params;
+      const notFound = new NotFound(`Item '${itemId}' not found in dataset '${dataset.datasetId}'.`);
+      if (!isUuid(itemId)) throw notFound;
+      const { position } = await setItemStatus(context.eventStore, { organizationId, datasetId: dataset.datasetId, itemId, status: request.body.status }, commandMeta(request)).catch((error) => {
+        throw error instanceof NotFound ? notFound : error;
+      });
+      await settle(context, position);
+      const item = await getItem(context.db, organizationId, dataset.datasetId, itemId);
+      if (!item) throw notFound;
+      return { item };
+    },
+  );
+
+  const history = async (streamId: string, page: number, limit: number) => {
+    const recorded = await context.eventStore.readStream(streamId);
+    const events = recorded.slice((page - 1) * limit, page * limit).map((event) => ({
+      eventId: event.id,
+      type: event.type,
+      at: event.metadata.at ?? event.recordedAt,
+      actor: event.metadata.actor ?? { kind: 'system' as const, id: 'unknown' },
+      data: event.data,
+    }));
+    return { events, pagination: pagination(page, limit, recorded.length) };
+  };
+
+  routes.get(
+    '/v1/datasets/:datasetId/history',
+    {
+      config: { auth: 'private', resource: 'api.v1.datasets.history' },
+      schema: {
+        summary: "A dataset's audit trail",
+        description: 'Every change to the dataset, oldest first, with who made it.',
+        params: datasetParams,
+        querystring: validatedPage,
+        response: { 200: z.object({ events: z.array(historyEvent), pagination: paginationSchema }) },
+      },
+    },
+    async (request) => {
+      const dataset = await datasetOf(callerOf(request).organizationId, request.params.datasetId);
+      return history(`dataset-${dataset.datasetId}`, request.query.page, request.query.limit);
+    },
+  );
+
+  routes.get(
+    '/v1/datasets/:datasetId/items/:itemId/history',
+    {
+      config: { auth: 'private', resource: 'api.v1.datasets.history' },
+      schema: {
+        summary: "An item's audit trail",
+        description: 'Every upload, sync, processing and status change of the item, oldest first, with who made it.',
+        params: itemParams,
+        querystring: validatedPage,
+        response: { 200: z.object({ events: z.array(historyEvent), pagination: paginationSchema }) },
+      },
+    },
+    async (request) => {
+      const { organizationId } = callerOf(request);
+      const dataset = await datasetOf(organizationId, request.params.datasetId);
+      const { itemId } = request.params;
+      const found = isUuid(itemId) ? await history(itemStream(itemId), request.query.page, request.query.limit) : null;
+      // The stream must be this dataset's item: ids are not secret, organizations are.
+      const first = found && found.pagination.total > 0 ? (await context.eventStore.readStream(itemStream(itemId), { maxCount: 1 }))[0] : null;
+      if (!found || !first || first.data.datasetId !== dataset.datasetId) throw new NotFound(`Item '${itemId}' not found in dataset '${dataset.datasetId}'.`);
+      return found;
+    },
+  );
+};
+

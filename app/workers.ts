@@ -1,0 +1,31 @@
+// Starts the workers of some roles on an open platform: one consumer per worker, plus its
+// background work. `serve` and the tests start them the same way.
+import type { Logger } from 'pino';
+import { workersFor } from '../workers/index.js';
+import type { WorkerContext } from '../workers/worker.js';
+import type { Platform } from './platform.js';
+
+export interface RunningWorkers {
+  subjects: string[];
+  /** In-flight jobs finish or are given back. */
+  stop(): Promise<void>;
+}
+
+export async function startWorkers(platform: Platform, roles: readonly string[], logger: Logger): Promise<RunningWorkers> {
+  const stoppers: Array<{ stop(): Promise<void> }> = [];
+  const workers = workersFor(roles);
+  const context: WorkerContext = { eventStore: platform.eventStore, database: platform.database, queue: platform.queue, objects: platform.objects, logger, config: platform.config };
+  for (const worker of workers) {
+    const own = { ...context, logger: logger.child({ worker: worker.subject }) };
+    const options = typeof worker.options === 'function' ? worker.options(own) : worker.options;
+    stoppers.push(await platform.queue.consume(worker.subject, worker.handler(own), options));
+    const background = worker.background?.(own);
+    if (background) stoppers.push(background);
+  }
+  return {
+    subjects: workers.map((worker) => worker.subject),
+    stop: async () => {
+      await Promise.all(stoppers.map((stopper) => stopper.stop()));
+    },
+  };
+}

@@ -1,0 +1,207 @@
+// Items through HTTP with the ingest worker running: upload in both shapes, per-entry failures,
+// classification (new, unchanged, partial update), the queue, processing into labelled items with
+// stored photos, autoPublish and publishing, targetGender, history, deletion and a rebuild.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import t, { type Test } from 'tap';
+import { allProjectors } from '../../projections/index.js';
+import { productShot, startPhotoServer } from '../support/photo-server.js';
+import { startTestService } from '../support/service.js';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/shopify');
+
+const setUp = async (t: Test, dataset: object = {}) => {
+  const service = await startTestService(t, { workers: ['ingest'] });
+  const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
+  const headers = { authorization: `Bearer ${org.privateKey}` };
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => service.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const created = await call('POST', '/v1/datasets', { name: 'Main', config: { storeUrl: 'https://acme.example.com', currency: 'EUR' }, ...dataset });
+  const datasetId = created.json().datasetId as string;
+  await call('PATCH', `/v1/datasets/${datasetId}/activate`);
+  const upload = (body: object) => call('POST', `/v1/datasets/${datasetId}/items/upload`, body);
+  /** Until the ingest queue is empty (or only failed rows are left). */
+  const drained = async (timeoutMs = 60_000) => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const { queue } = (await call('GET', `/v1/datasets/${datasetId}/items/queue?limit=200`)).json();
+      if (queue.every((row: { status: string }) => row.status === 'failed')) return queue;
+      if (Date.now() > until) throw new Error(`queue not drained: ${JSON.stringify(queue)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  return { service, org, call, datasetId, upload, drained };
+};
+
+const tee = (overrides: object = {}) => ({
+  sku: 'TEE-1',
+  name: "Men's Organic Cotton Crew Neck T-Shirt",
+  productType: 'T-Shirts',
+  description: '<p>Soft jersey.</p><ul><li>100% organic cotton</li></ul>',
+  brand: 'Acme',
+  price: 30,
+  variants: [
+    { sku: 'TEE-1-BLK-M', label: 'Black / M', options: [{ name: 'Color', value: 'Black' }, { name: 'Size', value: 'M' }], inStock: true, quantity: 4, price: 30 },
+    { sku: 'TEE-1-WHT-M', label: 'White / M', options: [{ name: 'Color', value: 'White' }, { name: 'Size', value: 'M' }], inStock: false, quantity: 0, price: 30 },
+  ],
+  ...overrides,
+});
+
+t.test('upload queues each entry, reports bad ones without sinking the rest, and the worker makes live labelled items', async (t) => {
+  const { call, datasetId, upload, drained } = await setUp(t);
+  const response = await upload({ items: [tee(), { name: 'No sku here' }, tee({ sku: 'DRESS-1', name: 'Floral Midi Wrap Dress', productType: 'Dresses', variants: [] })] });
+  t.equal(response.statusCode, 202);
+  const body = response.json();
+  t.same(body.summary, { total: 3, queued: 2, failed: 1, unchanged: 0 });
+  t.match(body.failures[0], { index: 1, sku: null, error: /sku/ });
+  t.match(body.queued, [{ sku: 'TEE-1', status: 'pending' }, { sku: 'DRESS-1', status: 'pending' }]);
+  const { active, pending, processing } = (await call('GET', `/v1/datasets/${datasetId}`)).json().dataset.items;
+  t.equal(active + pending + processing, 2, 'both are there as soon as the upload answers (read-your-writes)');
+
+  t.same(await drained(), []);
+  const list = (await call('GET', `/v1/datasets/${datasetId}/items`)).json();
+  t.equal(list.pagination.total, 2);
+  const shirt = list.items.find((item: { product: { sku: string } }) => item.product.sku === 'TEE-1');
+  t.match(shirt, {
+    itemId: body.queued[0].itemId,
+    datasetId,
+    status: 'active',
+    metadata: { slot: 'top', gender: 'mens', colors: ['black', 'white'], material: ['cotton'], searchTextVersion: 2 },
+    product: { name: "Men's Organic Cotton Crew Neck T-Shirt", currency: 'EUR', price: 30, market: null, careInstructions: '', setItems: [], assets: { images: [], generated: { thumbnail: { url: null }, segmented: [] } } },
+  });
+  t.ok(shirt.metadata.description.startsWith("Men's Organic Cotton Crew Neck T-Shirt"), 'search text leads with the name');
+  t.ok(shirt.metadata.description.length <= 400);
+  t.same(shirt.metadata.featureKeys, [...shirt.metadata.featureKeys].sort(), 'featureKeys sorted');
+  t.match(shirt.product.variants[1], { sku: 'TEE-1-WHT-M', inStock: false, quantity: 0 });
+  const retrieved = await call('GET', `/v1/datasets/${datasetId}/items/${shirt.itemId}`);
+  t.same(retrieved.json().item, shirt);
+  const counts = (await call('GET', `/v1/datasets/${datasetId}`)).json().dataset.items;
+  t.same(counts, { active: 2, archived: 0, pending: 0, processing: 0, failed: 0 });
+});
+
+t.test('the same products again are unchanged; new prices or stock are a partial update without relabelling', async (t) => {
+  const { call, datasetId, upload, drained } = await setUp(t);
+  const first = (await upload({ items: [tee()] })).json();
+  await drained();
+  const before = (await call('GET', `/v1/datasets/${datasetId}/items/${first.queued[0].itemId}`)).json().item;
+  const again = (await upload({ items: [tee()] })).json();
+  t.same(again.summary, { total: 1, queued: 0, failed: 0, unchanged: 1 });
+  t.same(again.queued, [{ itemId: first.queued[0].itemId, sku: 'TEE-1', status: 'unchanged' }]);
+  const cheaper = tee({ price: 20, variants: tee().variants.map((v) => ({ ...v, price: 20, compareAtPrice: 30, inStock: true })) });
+  const partial = (await upload({ items: [cheaper] })).json();
+  t.same(partial.queued, [{ itemId: first.queued[0].itemId, sku: 'TEE-1', status: 'partial_update' }]);
+  await drained();
+  const after = (await call('GET', `/v1/datasets/${datasetId}/items/${first.queued[0].itemId}`)).json().item;
+  t.equal(after.product.price, 20);
+  t.match(after.product.variants, [{ price: 20, compareAtPrice: 30, inStock: true }, { price: 20, compareAtPrice: 30, inStock: true }]);
+  t.same(after.metadata, before.metadata, 'labels untouched');
+  const history = (await call('GET', `/v1/datasets/${datasetId}/items/${first.queued[0].itemId}/history`)).json();
+  t.same(
+    history.events.map((e: { type: string }) => e.type),
+    ['ItemQueued', 'ItemProcessingStarted', 'ItemProcessed', 'ItemQueued', 'ItemProcessingStarted', 'ItemCommerceUpdated'],
+  );
+  t.match(history.events[0], { actor: { kind: 'key' }, data: { kind: 'pending', sku: 'TEE-1' } });
+  t.match(history.events[2], { actor: { kind: 'system', id: 'ingest' } });
+  const renamed = (await upload({ items: [tee({ name: 'Organic Cotton Crew Neck T-Shirt' })] })).json();
+  t.equal(renamed.queued[0].status, 'pending', 'a new title is relabelled in full');
+});
+
+t.test('photos: stored as images/<uuid>.jpeg; a broken one is noted on the item and skipped', async (t) => {
+  const photos = await startPhotoServer(t, { '/red.png': await productShot('#c0392b'), '/navy.jpg': await productShot('#1f2a44', 'jpeg') });
+  const { call, datasetId, upload, drained, service } = await setUp(t);
+  const images = ['/red.png', '/missing.jpg', '/not-an-image.jpg', '/loop.jpg', '/moved/navy.jpg'].map((p) => ({ src: `${photos.url}${p}` }));
+  const { queued } = (await upload({ items: [{ sku: 'SCARF-1', name: 'Wool Scarf', images }] })).json();
+  await drained();
+  const item = (await call('GET', `/v1/datasets/${datasetId}/items/${queued[0].itemId}`)).json().item;
+  t.equal(item.product.assets.images.length, 2, 'the two readable photos, in supplied order');
+  t.match(item.product.assets.images, [{ originalImageUrl: images[0]!.src, uploaded: { key: /^images\/[0-9a-f-]{36}\.jpeg$/ } }, { originalImageUrl: images[4]!.src }]);
+  for (const image of item.product.assets.images) {
+    const stored = await service.platform.objects.get(image.uploaded.key);
+    t.ok(stored && stored.body[0] === 0xff && stored.body[1] === 0xd8, `${image.uploaded.key} is a JPEG`);
+    t.equal(image.uploaded.id, image.uploaded.key.slice('images/'.length, -'.jpeg'.length));
+  }
+  const processed = (await call('GET', `/v1/datasets/${datasetId}/items/${queued[0].itemId}/history`)).json().events.find((e: { type: string }) => e.type === 'ItemProcessed');
+  t.match(processed.data.photoProblems, [
+    { src: images[1]!.src, problem: 'HTTP 404' },
+    { src: images[2]!.src, problem: /not an image/ },
+    { src: images[3]!.src, problem: /redirects/ },
+  ]);
+});
+
+t.test('autoPublish off: processed items wait archived until set active; targetGender forces the gender', async (t) => {
+  const { call, datasetId, upload, drained } = await setUp(t, { autoPublish: false, config: { storeUrl: 'https://acme.example.com', targetGender: 'womens' } });
+  const { queued } = (await upload({ items: [tee()] })).json();
+  await drained();
+  const waiting = (await call('GET', `/v1/datasets/${datasetId}/items/${queued[0].itemId}`)).json().item;
+  t.equal(waiting.status, 'archived');
+  t.equal(waiting.metadata.gender, 'womens', "targetGender wins over the listing's Men's");
+  t.equal((await call('GET', `/v1/datasets/${datasetId}/items`)).json().pagination.total, 0, 'not listed');
+  const published = await call('PATCH', `/v1/datasets/${datasetId}/items/${queued[0].itemId}`, { status: 'active' });
+  t.equal(published.statusCode, 200);
+  t.equal(published.json().item.status, 'active');
+  t.equal((await call('GET', `/v1/datasets/${datasetId}/items`)).json().pagination.total, 1);
+  const bad = await call('PATCH', `/v1/datasets/${datasetId}/items/${queued[0].itemId}`, { status: 'deleted' });
+  t.same(bad.json(), { error: 'status must be active or archived.', details: [{ path: 'status', message: 'status must be active or archived.' }] });
+});
+
+t.test('archiving a dataset switches its items off; activating brings them back', async (t) => {
+  const { call, datasetId, upload, drained } = await setUp(t);
+  await upload({ items: [tee()] });
+  await drained();
+  await call('PATCH', `/v1/datasets/${datasetId}/archive`);
+  t.equal((await call('GET', `/v1/datasets/${datasetId}/items`)).json().pagination.total, 0);
+  t.match((await call('GET', `/v1/datasets/${datasetId}`)).json().dataset.items, { active: 0, archived: 1 });
+  await call('PATCH', `/v1/datasets/${datasetId}/activate`);
+  t.equal((await call('GET', `/v1/datasets/${datasetId}/items`)).json().pagination.total, 1);
+});
+
+t.test('upload refuses a body of the wrong shape, and an unknown dataset', async (t) => {
+  const { upload, call } = await setUp(t);
+  const shape = "Send items (ItemInput objects) or products (objects of a store's products.json): an array of 1 to 1000 entries.";
+  t.equal((await upload({ items: [] })).json().error, shape);
+  t.equal((await upload({})).json().error, shape);
+  const tooMany = await upload({ items: Array.from({ length: 1001 }, (_, i) => ({ sku: String(i), name: 'x' })) });
+  t.equal(tooMany.statusCode, 422);
+  t.equal(tooMany.json().error, shape);
+  t.equal((await upload({ items: [tee()], products: [] })).json().error, 'Send items or products, not both.');
+  const missing = await call('POST', '/v1/datasets/0b9d7c1e-2f3a-4b5c-8d6e-7f8091a2b3c4/items/upload', { items: [tee()] });
+  t.equal(missing.statusCode, 404);
+});
+
+t.test('history: the dataset stream with the actor of each change', async (t) => {
+  const { call, datasetId, org } = await setUp(t);
+  await call('PATCH', `/v1/datasets/${datasetId}`, { name: 'Renamed' });
+  const { events, pagination } = (await call('GET', `/v1/datasets/${datasetId}/history?limit=2`)).json();
+  t.same(pagination, { page: 1, limit: 2, total: 3, hasMore: true });
+  t.same(events.map((e: { type: string }) => e.type), ['DatasetCreated', 'DatasetActivated']);
+  t.match(events[0], { actor: { kind: 'key', id: org.keyId }, data: { name: 'Main' } });
+});
+
+t.test('Shopify products.json products upload as they are, and deleting the dataset removes everything', { skip: existsSync(FIXTURES) ? false : 'needs ../shared/fixtures (absent)' }, async (t) => {
+  const { products } = JSON.parse(await readFile(path.join(FIXTURES, 'jmikh-ecom-shopify_products-converted.json'), 'utf8'));
+  const { call, datasetId, upload, drained, service } = await setUp(t);
+  const response = (await upload({ products: products.slice(0, 20).map((p: object) => ({ ...p, images: [] })) })).json();
+  t.equal(response.summary.queued, 20);
+  t.same(response.failures, []);
+  await drained();
+  const first = (await call('GET', `/v1/datasets/${datasetId}/items/${response.queued[0].itemId}`)).json().item;
+  t.equal(first.product.sku, String(products[0].id), 'sku is the product id');
+  t.equal(first.product.url, `https://acme.example.com/products/${products[0].handle}`);
+  const deleted = (await call('DELETE', `/v1/datasets/${datasetId}`)).json();
+  t.same(deleted, { deleted: true, deletedCount: 1, itemsDeletedCount: 20, queuedDeletedCount: 0, sourcesDeletedCount: 0, syncJobsDeletedCount: 0 });
+  const rows = await service.platform.database.db.selectFrom('catalogue_items').select('item_id').where('dataset_id', '=', datasetId).execute();
+  t.same(rows, [], 'item rows gone at once');
+});
+
+t.test('replaying every event reproduces the dataset and item read models exactly', async (t) => {
+  const { upload, drained, service, call, datasetId } = await setUp(t);
+  await upload({ items: [tee(), tee({ sku: 'TEE-2', name: 'Striped Linen Shirt' })] });
+  await drained();
+  await call('PATCH', `/v1/datasets/${datasetId}/archive`);
+  const db = service.platform.database.db;
+  const dump = async () => JSON.stringify([await db.selectFrom('datasets').selectAll().orderBy('dataset_id').execute(), await db.selectFrom('catalogue_items').selectAll().orderBy('item_id').execute()].map((rows) => rows.map(({ sequence: _s, ...row }) => row)));
+  const before = await dump();
+  const rebuilt = await service.cli(['projections', 'rebuild']);
+  t.same(rebuilt.rebuilt, allProjectors.map((p) => p.name), 'stylist projections rebuild replays every read model');
+  t.equal(await dump(), before);
+});

@@ -1,0 +1,52 @@
+// The photo pipeline against a local image server: limits on time, size and redirects, content
+// sniffing instead of trusting Content-Type, and normalisation to JPEG with a colour raster.
+import t from 'tap';
+import sharp from 'sharp';
+import { fetchPhotoBytes, normalisePhoto, PhotoProblem, sniffImage, storePhoto } from '../../workers/ingest/photos.js';
+import { openFileObjectStore } from '../../infra/objects/files.js';
+import { productShot, startPhotoServer } from '../support/photo-server.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const limits = { timeoutMs: 500, maxBytes: 200_000, maxRedirects: 2, maxSide: 300 };
+
+t.test('sniffing reads the bytes, not the name', async (t) => {
+  t.equal(sniffImage(await productShot('#123456', 'png')), 'png');
+  t.equal(sniffImage(await productShot('#123456', 'jpeg')), 'jpeg');
+  t.equal(sniffImage(await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).webp().toBuffer()), 'webp');
+  t.equal(sniffImage(Buffer.from('<html>')), null);
+});
+
+t.test('fetching: redirects followed up to the cap, timeouts, size caps and HTTP errors are problems', async (t) => {
+  const big = await sharp({ create: { width: 1500, height: 1500, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
+  const server = await startPhotoServer(t, { '/ok.png': await productShot('#aa0000'), '/big.png': big });
+  t.ok((await fetchPhotoBytes(`${server.url}/moved/ok.png`, limits)).length > 0, 'one redirect is fine');
+  await t.rejects(fetchPhotoBytes(`${server.url}/loop.jpg`, limits), new PhotoProblem('more than 2 redirects'));
+  await t.rejects(fetchPhotoBytes(`${server.url}/slow.jpg`, limits), new PhotoProblem('no answer within 500 ms'));
+  await t.rejects(fetchPhotoBytes(`${server.url}/big.png`, limits), new PhotoProblem('larger than 200000 bytes'));
+  await t.rejects(fetchPhotoBytes(`${server.url}/nope.png`, limits), new PhotoProblem('HTTP 404'));
+  await t.rejects(fetchPhotoBytes('ftp://example.com/a.png', limits), new PhotoProblem('unsupported scheme ftp:'));
+});
+
+t.test('normalising: JPEG within the size limit, and a small raster for colours', async (t) => {
+  const photo = await normalisePhoto(await productShot('#00aa00', 'png', 800), 300);
+  const meta = await sharp(photo.jpeg).metadata();
+  t.equal(meta.format, 'jpeg');
+  t.ok(Math.max(meta.width!, meta.height!) <= 300);
+  t.ok(photo.pixels.width <= 64 && photo.pixels.height <= 64);
+  t.equal(photo.pixels.data.length, photo.pixels.width * photo.pixels.height * 3);
+  await t.rejects(normalisePhoto(Buffer.from('GIF89a but not really an image'), 300), { name: 'PhotoProblem', message: /^unreadable image/ });
+});
+
+t.test('storing: a problem is returned, never thrown; the same photo of the same item keeps its key', async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'stylist-photos-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const objects = await openFileObjectStore(dir);
+  const server = await startPhotoServer(t, { '/ok.png': await productShot('#aa0000') });
+  const itemId = '0b9d7c1e-2f3a-4b5c-8d6e-7f8091a2b3c4';
+  const first = await storePhoto(objects, itemId, `${server.url}/ok.png`, { limits });
+  const second = await storePhoto(objects, itemId, `${server.url}/ok.png`, { limits });
+  t.ok('key' in first && 'key' in second && first.key === second.key);
+  t.same(await storePhoto(objects, itemId, `${server.url}/not-an-image.jpg`, { limits }), { src: `${server.url}/not-an-image.jpg`, problem: 'not an image (unrecognised content)' });
+});

@@ -1,0 +1,142 @@
+// Product photos from the merchant's servers: fetched with a timeout, a size cap and a bounded
+// number of redirects, checked by their bytes (not their Content-Type), normalised to JPEG with
+// sharp and stored as `images/<uuid>.jpeg`. The uuid derives from the item and the source URL, so
+// reprocessing an item rewrites the same objects instead of piling up copies.
+import sharp from 'sharp';
+import { v5 as uuidv5 } from 'uuid';
+import type { ProductPhoto } from '../../infra/models/port.js';
+import type { ObjectStore } from '../../infra/objects/port.js';
+
+const IMAGE_ID_NAMESPACE = '0e8f5a3c-7b1d-4c2e-9f6a-3d5b7c9e1f20';
+
+export interface PhotoLimits {
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects: number;
+  /** Longest side of the stored JPEG. */
+  maxSide: number;
+}
+
+export const DEFAULT_PHOTO_LIMITS: PhotoLimits = { timeoutMs: 10_000, maxBytes: 15 * 1024 * 1024, maxRedirects: 5, maxSide: 1600 };
+
+/** Bytes for a `src` that is not fetched over HTTP (the demo catalogue's drawn photos); null: not ours. */
+export type LocalPhotoSource = (src: string) => Promise<Buffer | null>;
+
+export class PhotoProblem extends Error {
+  override name = 'PhotoProblem';
+}
+
+/** What the bytes are, from their first bytes; null when no image format we take. */
+export function sniffImage(bytes: Uint8Array): 'jpeg' | 'png' | 'gif' | 'webp' | 'avif' | null {
+  const ascii = (start: number, end: number) => Buffer.from(bytes.subarray(start, end)).toString('latin1');
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (ascii(0, 8) === '\x89PNG\r\n\x1a\n') return 'png';
+  if (ascii(0, 4) === 'GIF8') return 'gif';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'webp';
+  if (ascii(4, 8) === 'ftyp' && ['avif', 'avis'].includes(ascii(8, 12))) return 'avif';
+  return null;
+}
+
+/** Shopify feeds often give protocol-relative `//cdn.shopify.com/…` sources. */
+const absolute = (src: string): string => (src.startsWith('//') ? `https:${src}` : src);
+
+export async function fetchPhotoBytes(src: string, limits: PhotoLimits = DEFAULT_PHOTO_LIMITS): Promise<Buffer> {
+  let url: URL;
+  try {
+    url = new URL(absolute(src));
+  } catch {
+    throw new PhotoProblem('not a URL');
+  }
+  for (let redirects = 0; ; redirects++) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PhotoProblem(`unsupported scheme ${url.protocol}`);
+    let response: Response;
+    try {
+      response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(limits.timeoutMs), headers: { accept: 'image/*' } });
+    } catch (error) {
+      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      throw new PhotoProblem(timedOut ? `no answer within ${limits.timeoutMs} ms` : `fetch failed (${error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error)})`);
+    }
+    if (response.status >= 300 && response.status < 400 && response.headers.get('location')) {
+      await response.body?.cancel();
+      if (redirects >= limits.maxRedirects) throw new PhotoProblem(`more than ${limits.maxRedirects} redirects`);
+      url = new URL(response.headers.get('location')!, url);
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new PhotoProblem(`HTTP ${response.status}`);
+    }
+    const declared = Number(response.headers.get('content-length'));
+    if (declared > limits.maxBytes) {
+      await response.body?.cancel();
+      throw new PhotoProblem(`larger than ${limits.maxBytes} bytes`);
+    }
+    return readCapped(response, limits.maxBytes);
+  }
+}
+
+async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  if (!reader) return Buffer.alloc(0);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new PhotoProblem(`larger than ${maxBytes} bytes`);
+    }
+    chunks.push(Buffer.from(value));
+  }
+  return Buffer.concat(chunks);
+}
+
+/** JPEG for storage and a ≤ 64 px RGB raster for colour reading; refuses anything that is not an image. */
+export async function normalisePhoto(bytes: Buffer, maxSide: number): Promise<ProductPhoto> {
+  if (bytes.length === 0) throw new PhotoProblem('empty response');
+  if (!sniffImage(bytes)) throw new PhotoProblem('not an image (unrecognised content)');
+  try {
+    const jpeg = await sharp(bytes, { limitInputPixels: 60_000_000 })
+      .rotate()
+      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 85, mozjpeg: false })
+      .toBuffer();
+    const { data, info } = await sharp(jpeg).resize({ width: 64, height: 64, fit: 'inside' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    return { jpeg, pixels: { data: new Uint8Array(data), width: info.width, height: info.height } };
+  } catch (error) {
+    throw new PhotoProblem(`unreadable image (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+export interface StoredPhoto {
+  src: string;
+  id: string;
+  key: string;
+  photo: ProductPhoto;
+}
+
+export const imageIdFor = (itemId: string, src: string): string => uuidv5(`${itemId}/${src}`, IMAGE_ID_NAMESPACE);
+
+/** One photo end to end; a problem is returned, not thrown: a broken photo never sinks its item. */
+export async function storePhoto(
+  objects: ObjectStore,
+  itemId: string,
+  src: string,
+  options: { limits?: PhotoLimits; local?: LocalPhotoSource } = {},
+): Promise<StoredPhoto | { src: string; problem: string }> {
+  const limits = options.limits ?? DEFAULT_PHOTO_LIMITS;
+  try {
+    const bytes = (await options.local?.(src)) ?? (await fetchPhotoBytes(src, limits));
+    const photo = await normalisePhoto(bytes, limits.maxSide);
+    const id = imageIdFor(itemId, src);
+    const key = `images/${id}.jpeg`;
+    await objects.put(key, photo.jpeg, { contentType: 'image/jpeg' });
+    return { src, id, key, photo };
+  } catch (error) {
+    if (error instanceof PhotoProblem) return { src, problem: error.message };
+    throw error;
+  }
+}
