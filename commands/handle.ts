@@ -3,7 +3,7 @@
 import { v5 as uuidv5 } from 'uuid';
 import type { Decider } from '../domain/decider.js';
 import type { CommandMeta } from '../domain/metadata.js';
-import { WrongExpectedRevision, type EventStore, type Position } from '../infra/eventstore/port.js';
+import { WrongExpectedRevision, type EventStore, type NewEvent, type Position } from '../infra/eventstore/port.js';
 
 // Namespace for event ids derived from a command's correlation id (uuid v5).
 const EVENT_ID_NAMESPACE = '3b7c1e52-8f0d-4f3a-9d57-6d2f5c1a9e40';
@@ -46,19 +46,7 @@ export async function handleCommand<C extends { type: string }, E extends Domain
     try {
       const result = await store.append(
         streamId,
-        events.map((event, index) => ({
-          // Deterministic: the same request retried appends the same ids, which the store drops.
-          id: uuidv5(`${meta.correlationId}/${streamId}/${command.type}/${index}`, EVENT_ID_NAMESPACE),
-          type: event.type,
-          data: event.data as Record<string, unknown>,
-          metadata: {
-            ...organizationOf(options.organizationId, event.data),
-            actor: meta.actor,
-            correlationId: meta.correlationId,
-            causationId: meta.correlationId,
-            at: meta.now,
-          },
-        })),
+        events.map((event, index) => newEvent(streamId, command.type, event, index, meta, options)),
         { expectedRevision: last ? last.revision : 'no_stream' },
       );
       return { events, state: after, position: result.position };
@@ -67,6 +55,20 @@ export async function handleCommand<C extends { type: string }, E extends Domain
     }
   }
 }
+
+const newEvent = (streamId: string, commandType: string, event: DomainEvent, index: number, meta: CommandMeta, options: HandleOptions): NewEvent => ({
+  // Deterministic: the same request retried appends the same ids, which the store drops.
+  id: uuidv5(`${meta.correlationId}/${streamId}/${commandType}/${index}`, EVENT_ID_NAMESPACE),
+  type: event.type,
+  data: event.data as Record<string, unknown>,
+  metadata: {
+    ...organizationOf(options.organizationId, event.data),
+    actor: meta.actor,
+    correlationId: meta.correlationId,
+    causationId: meta.correlationId,
+    at: meta.now,
+  },
+});
 
 const organizationOf = (given: string | undefined, data: object): { organizationId?: string } => {
   const own = (data as { organizationId?: unknown }).organizationId;
@@ -78,4 +80,45 @@ const organizationOf = (given: string | undefined, data: object): { organization
 export async function loadState<C, E extends DomainEvent, S>(store: EventStore, decider: Decider<C, E, S>, streamId: string): Promise<S> {
   const recorded = await store.readStream(streamId);
   return recorded.map((event) => ({ type: event.type, data: event.data }) as unknown as E).reduce(decider.evolve, decider.initialState);
+}
+
+/** A stream as a caller already read it: its folded state and the revision of its last event. */
+export interface KnownStream<S> {
+  state: S;
+  /** Revision of the last event; 'no_stream' when empty. */
+  revision: bigint | 'no_stream';
+}
+
+/** Reads a stream once for a caller that will run several commands on it in a row. */
+export async function readKnown<C, E extends DomainEvent, S>(store: EventStore, decider: Decider<C, E, S>, streamId: string): Promise<KnownStream<S>> {
+  const recorded = await store.readStream(streamId);
+  const state = recorded.map((event) => ({ type: event.type, data: event.data }) as unknown as E).reduce(decider.evolve, decider.initialState);
+  return { state, revision: recorded.at(-1)?.revision ?? 'no_stream' };
+}
+
+/**
+ * `handleCommand` for a caller that already holds the stream: decides on the known state and
+ * appends expecting its revision, skipping the read. Someone else having written meanwhile is the
+ * usual conflict: the command is run again the ordinary way, reading the stream.
+ */
+export async function handleKnown<C extends { type: string }, E extends DomainEvent, S>(
+  store: EventStore,
+  decider: Decider<C, E, S>,
+  command: C,
+  meta: CommandMeta,
+  known: KnownStream<S>,
+  options: HandleOptions = {},
+): Promise<Handled<E, S> & { known: KnownStream<S> }> {
+  const streamId = decider.streamId(command);
+  const events = decider.decide(command, known.state, meta);
+  const after = events.reduce(decider.evolve, known.state);
+  if (events.length === 0) return { events, state: after, position: null, known };
+  try {
+    const result = await store.append(streamId, events.map((event, index) => newEvent(streamId, command.type, event, index, meta, options)), { expectedRevision: known.revision });
+    return { events, state: after, position: result.position, known: { state: after, revision: result.nextExpectedRevision } };
+  } catch (error) {
+    if (!(error instanceof WrongExpectedRevision)) throw error;
+    const handled = await handleCommand(store, decider, command, meta, options);
+    return { ...handled, known: await readKnown(store, decider, streamId) };
+  }
 }

@@ -4,42 +4,43 @@
 import type { DatasetEvent } from '../domain/dataset/events.js';
 import type { ItemEvent } from '../domain/item/events.js';
 import { datasetItemBody } from '../domain/item/record.js';
-import { projector } from './projector.js';
+import type { Kysely } from 'kysely';
+import type { RecordedEvent } from '../infra/eventstore/port.js';
+import { projector, type ProjectionHandler, type Projector } from './projector.js';
 
 type Data<T extends ItemEvent['type']> = Extract<ItemEvent, { type: T }>['data'];
 
-export const catalogueItems = projector('catalogue_items', ['catalogue_items'], {
-  ItemQueued: async (db, event) => {
-    const { itemId, datasetId, organizationId, sku, kind, contentHash, commerceHash, at } = event.data as Data<'ItemQueued'>;
-    await db
-      .insertInto('catalogue_items')
-      .values({
-        item_id: itemId,
-        dataset_id: datasetId,
-        organization_id: organizationId,
-        sku,
-        queue_status: kind,
-        queue_version: 1,
-        content_hash: contentHash,
-        commerce_hash: commerceHash,
-        created_at: at,
-        queued_at: at,
-        updated_at: at,
-      })
-      .onConflict((c) =>
-        c.column('item_id').doUpdateSet((eb) => ({
-          queue_status: kind,
-          queue_version: eb('catalogue_items.queue_version', '+', 1),
-          queue_reason: null,
-          attempts: 0,
-          content_hash: contentHash,
-          commerce_hash: commerceHash,
-          queued_at: at,
-          updated_at: at,
-        })),
-      )
-      .execute();
-  },
+/**
+ * Queue rows for ItemQueued events: one statement for many (an upload of a thousand products is a
+ * thousand events). A re-queued item takes the new hashes and counts one more queue version.
+ */
+const queueItems = async (db: Kysely<any>, events: readonly RecordedEvent[]): Promise<void> => {
+  if (events.length === 0) return;
+  await db
+    .insertInto('catalogue_items')
+    .values(
+      events.map((event) => {
+        const { itemId, datasetId, organizationId, sku, kind, contentHash, commerceHash, at } = event.data as Data<'ItemQueued'>;
+        return { item_id: itemId, dataset_id: datasetId, organization_id: organizationId, sku, queue_status: kind, queue_version: 1, content_hash: contentHash, commerce_hash: commerceHash, created_at: at, queued_at: at, updated_at: at };
+      }),
+    )
+    .onConflict((c) =>
+      c.column('item_id').doUpdateSet((eb) => ({
+        queue_status: eb.ref('excluded.queue_status'),
+        queue_version: eb('catalogue_items.queue_version', '+', 1),
+        queue_reason: null,
+        attempts: 0,
+        content_hash: eb.ref('excluded.content_hash'),
+        commerce_hash: eb.ref('excluded.commerce_hash'),
+        queued_at: eb.ref('excluded.queued_at'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+};
+
+const handlers: Record<string, ProjectionHandler> = {
+  ItemQueued: (db, event) => queueItems(db, [event]),
   ItemProcessingStarted: async (db, event) => {
     const { itemId, queueVersion, attempt, at } = event.data as Data<'ItemProcessingStarted'>;
     await db.updateTable('catalogue_items').set({ queue_status: 'processing', attempts: attempt, updated_at: at }).where('item_id', '=', itemId).where('queue_version', '=', queueVersion).execute();
@@ -95,4 +96,31 @@ export const catalogueItems = projector('catalogue_items', ['catalogue_items'], 
     const { datasetId } = event.data as Extract<DatasetEvent, { type: 'DatasetDeleted' }>['data'];
     await db.deleteFrom('catalogue_items').where('dataset_id', '=', datasetId).execute();
   },
-});
+};
+
+export const catalogueItems: Projector = {
+  ...projector('catalogue_items', ['catalogue_items'], handlers),
+  // Runs of ItemQueued go as one insert (an item twice in a run splits it: one statement cannot
+  // change a row twice); every other event keeps its own handler, in order.
+  applyBatch: async (db, events) => {
+    let run: RecordedEvent[] = [];
+    let ids = new Set<string>();
+    const flush = async () => {
+      await queueItems(db, run);
+      run = [];
+      ids = new Set();
+    };
+    for (const event of events) {
+      if (event.type === 'ItemQueued') {
+        const { itemId } = event.data as Data<'ItemQueued'>;
+        if (ids.has(itemId)) await flush();
+        run.push(event);
+        ids.add(itemId);
+        continue;
+      }
+      await flush();
+      await handlers[event.type]?.(db, event);
+    }
+    await flush();
+  },
+};

@@ -218,7 +218,11 @@ export function createInProcessQueue(options: { dedupeWindowMs?: number } = {}):
         delivery.handler = run(delivery, payload).finally(() => {
           clearAckTimer(delivery);
           active.delete(delivery);
-          if (!consumer.stopped) pump(state);
+          // The next message waits one turn of the event loop, as one from a network queue would.
+          // Handed over at once, a handler whose awaits all settle without I/O (PGlite answers on
+          // this thread) would run job after job in microtasks, and timers (the projection
+          // runner's polls, ack timers) and sockets would never get a turn.
+          if (!consumer.stopped) setImmediate(() => pump(state));
         });
       },
       async stop(graceMs = DEFAULT_GRACE_MS) {

@@ -159,3 +159,16 @@ t.test('detect finds datasets by storeDomain, storeUrl host or storeId', async (
   t.match(await found('shop=acme-eu'), [{ datasetId: byId, matchedBy: 'storeId' }]);
   t.same(await found('origin=https://elsewhere.com'), []);
 });
+
+t.test('available genders: a public endpoint, demo key accepted, counts of live items in active datasets', async (t) => {
+  const service = await startTestService(t);
+  const demo = await service.app.inject({ url: '/v1/datasets/genders', headers: { authorization: 'Bearer sgpt-pk-demo' } });
+  t.equal(demo.statusCode, 200);
+  t.same(demo.json(), { genders: [] }, 'the demo organization has no live items until its catalogue is ingested');
+  const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
+  const publicKey = await service.app.inject({ url: '/v1/datasets/genders?datasetIds=0b9d7c1e-2f3a-4b5c-8d6e-7f8091a2b3c4', headers: { authorization: `Bearer ${org.publicKey}` } });
+  t.equal(publicKey.statusCode, 200);
+  t.same(publicKey.json(), { genders: [] });
+  const privateKey = await service.app.inject({ url: '/v1/datasets/genders', headers: { authorization: `Bearer ${org.privateKey}` } });
+  t.equal(privateKey.statusCode, 401, 'a public endpoint takes the public key');
+});

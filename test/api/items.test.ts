@@ -48,7 +48,7 @@ const tee = (overrides: object = {}) => ({
 });
 
 t.test('upload queues each entry, reports bad ones without sinking the rest, and the worker makes live labelled items', async (t) => {
-  const { call, datasetId, upload, drained } = await setUp(t);
+  const { call, datasetId, upload, drained, service, org } = await setUp(t);
   const response = await upload({ items: [tee(), { name: 'No sku here' }, tee({ sku: 'DRESS-1', name: 'Floral Midi Wrap Dress', productType: 'Dresses', variants: [] })] });
   t.equal(response.statusCode, 202);
   const body = response.json();
@@ -77,6 +77,10 @@ t.test('upload queues each entry, reports bad ones without sinking the rest, and
   t.same(retrieved.json().item, shirt);
   const counts = (await call('GET', `/v1/datasets/${datasetId}`)).json().dataset.items;
   t.same(counts, { active: 2, archived: 0, pending: 0, processing: 0, failed: 0 });
+  const genders = (await service.app.inject({ url: '/v1/datasets/genders', headers: { authorization: `Bearer ${org.publicKey}` } })).json().genders;
+  t.equal(genders.reduce((sum: number, g: { count: number }) => sum + g.count, 0), 2, 'available genders count the live items');
+  t.match(genders, [{ gender: String, count: Number }]);
+  t.ok(genders.some((g: { gender: string }) => g.gender === 'mens'), "the Men's T-shirt counts as mens");
 });
 
 t.test('the same products again are unchanged; new prices or stock are a partial update without relabelling', async (t) => {
@@ -98,10 +102,11 @@ t.test('the same products again are unchanged; new prices or stock are a partial
   const history = (await call('GET', `/v1/datasets/${datasetId}/items/${first.queued[0].itemId}/history`)).json();
   t.same(
     history.events.map((e: { type: string }) => e.type),
-    ['ItemQueued', 'ItemProcessingStarted', 'ItemProcessed', 'ItemQueued', 'ItemProcessingStarted', 'ItemCommerceUpdated'],
+    ['ItemQueued', 'ItemProcessed', 'ItemQueued', 'ItemCommerceUpdated'],
+    'no photos to fetch: no processing step is recorded',
   );
   t.match(history.events[0], { actor: { kind: 'key' }, data: { kind: 'pending', sku: 'TEE-1' } });
-  t.match(history.events[2], { actor: { kind: 'system', id: 'ingest' } });
+  t.match(history.events[1], { actor: { kind: 'system', id: 'ingest' } });
   const renamed = (await upload({ items: [tee({ name: 'Organic Cotton Crew Neck T-Shirt' })] })).json();
   t.equal(renamed.queued[0].status, 'pending', 'a new title is relabelled in full');
 });
@@ -121,6 +126,8 @@ t.test('photos: stored as images/<uuid>.jpeg; a broken one is noted on the item 
     t.equal(image.uploaded.id, image.uploaded.key.slice('images/'.length, -'.jpeg'.length));
   }
   const processed = (await call('GET', `/v1/datasets/${datasetId}/items/${queued[0].itemId}/history`)).json().events.find((e: { type: string }) => e.type === 'ItemProcessed');
+  const types = (await call('GET', `/v1/datasets/${datasetId}/items/${queued[0].itemId}/history`)).json().events.map((e: { type: string }) => e.type);
+  t.same(types, ['ItemQueued', 'ItemProcessingStarted', 'ItemProcessed'], 'photos to fetch: the queue row showed processing');
   t.match(processed.data.photoProblems, [
     { src: images[1]!.src, problem: 'HTTP 404' },
     { src: images[2]!.src, problem: /not an image/ },
@@ -204,4 +211,35 @@ t.test('replaying every event reproduces the dataset and item read models exactl
   const rebuilt = await service.cli(['projections', 'rebuild']);
   t.same(rebuilt.rebuilt, allProjectors.map((p) => p.name), 'stylist projections rebuild replays every read model');
   t.equal(await dump(), before);
+});
+
+t.test('an item whose processing keeps failing is retried a bounded number of times, then its queue row is failed with the reason', async (t) => {
+  // An OpenAI-compatible embeddings server that is down.
+  const { createServer } = await import('node:http');
+  let calls = 0;
+  const down = createServer((_request, response) => {
+    calls++;
+    response.writeHead(503, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ error: { message: 'model overloaded' } }));
+  });
+  await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => down.close(() => resolve())));
+  const address = down.address() as { port: number };
+  const service = await startTestService(t, { workers: ['ingest'], env: { OPENAI_BASE_URL: `http://127.0.0.1:${address.port}/v1`, OPENAI_API_KEY: 'test', STYLIST_EMBEDDING_MODEL: 'text-embedding-3-small' } });
+  const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
+  const headers = { authorization: `Bearer ${org.privateKey}` };
+  const datasetId = (await service.app.inject({ method: 'POST', url: '/v1/datasets', headers, payload: { name: 'Main' } })).json().datasetId;
+  const { queued } = (await service.app.inject({ method: 'POST', url: `/v1/datasets/${datasetId}/items/upload`, headers, payload: { items: [tee()] } })).json();
+  const until = Date.now() + 90_000;
+  let row: { status: string; error: string | null; attempts: number } | undefined;
+  while (Date.now() < until) {
+    row = (await service.app.inject({ url: `/v1/datasets/${datasetId}/items/queue`, headers })).json().queue[0];
+    if (row?.status === 'failed') break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  t.match(row, { itemId: queued[0].itemId, status: 'failed', attempts: 3, error: /503/ });
+  t.same((await service.app.inject({ url: `/v1/datasets/${datasetId}`, headers })).json().dataset.items, { active: 0, archived: 0, pending: 0, processing: 0, failed: 1 });
+  const before = calls;
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  t.equal(calls, before, 'no attempts after the last one');
 });

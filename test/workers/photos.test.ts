@@ -37,6 +37,12 @@ t.test('normalising: JPEG within the size limit, and a small raster for colours'
   t.ok(photo.pixels.width <= 64 && photo.pixels.height <= 64);
   t.equal(photo.pixels.data.length, photo.pixels.width * photo.pixels.height * 3);
   await t.rejects(normalisePhoto(Buffer.from('GIF89a but not really an image'), 300), { name: 'PhotoProblem', message: /^unreadable image/ });
+  const small = await productShot('#0000aa', 'jpeg', 200);
+  t.equal((await normalisePhoto(small, 300)).jpeg, small, 'an upright JPEG within the limit is kept byte for byte');
+  const large = await normalisePhoto(await productShot('#0000aa', 'jpeg', 800), 300);
+  t.ok(Math.max((await sharp(large.jpeg).metadata()).height!) <= 300, 'a larger one is brought within the limit');
+  const truncated = (await productShot('#0000aa', 'jpeg', 200)).subarray(0, 400);
+  await t.rejects(normalisePhoto(truncated, 300), { name: 'PhotoProblem' }, 'a JPEG cut short is refused, not stored');
 });
 
 t.test('storing: a problem is returned, never thrown; the same photo of the same item keeps its key', async (t) => {

@@ -4,6 +4,7 @@
 import { DATASET_CLEANUP_SUBJECT, datasetCleanupMessage } from '../../commands/datasets.js';
 import { INGEST_SUBJECT, ingestMessage, type IngestMessage } from '../../commands/items.js';
 import { openModels } from '../../infra/models/index.js';
+import { getDataset } from '../../projections/queries/datasets.js';
 import { waitingQueueRows } from '../../projections/queries/items.js';
 import type { WorkerContext, WorkerDefinition } from '../worker.js';
 import { removeDatasetFiles } from './cleanup.js';
@@ -22,6 +23,7 @@ export const ingestWorker: WorkerDefinition<IngestMessage> = {
   handler(context) {
     const models = openModels(context.config);
     const progress = { done: 0, since: performance.now() };
+    const datasets = datasetCache(context);
     return async (job) => {
       const started = performance.now();
       const outcome = await processItem(
@@ -33,6 +35,7 @@ export const ingestWorker: WorkerDefinition<IngestMessage> = {
           embedder: models.embedder,
           logger: context.logger,
           localPhotos: demoPhotos,
+          findDataset: datasets,
           heartbeat: () => job.working(),
         },
         job.payload,
@@ -49,7 +52,7 @@ export const ingestWorker: WorkerDefinition<IngestMessage> = {
   },
   options: (context) => ({
     parse: (payload) => ingestMessage.parse(payload),
-    concurrency: 4,
+    concurrency: 8,
     maxDeliver: INGEST_MAX_DELIVER,
     ackWaitMs: 60_000,
     retryDelayMs: 2_000,
@@ -62,6 +65,24 @@ export const ingestWorker: WorkerDefinition<IngestMessage> = {
   }),
   background: (context) => sweepWaitingItems(context),
 };
+
+/**
+ * Dataset settings for a few seconds: an upload of thousands of items asks for the same dataset
+ * thousands of times. A change (autoPublish, targetGender) reaches items queued after it within
+ * that time; a deleted dataset's work is also dropped by the item rows being gone.
+ */
+function datasetCache(context: WorkerContext, ttlMs = 2_000) {
+  const cache = new Map<string, { at: number; value: ReturnType<typeof getDataset> }>();
+  return (organizationId: string, datasetId: string) => {
+    const key = `${organizationId}/${datasetId}`;
+    const hit = cache.get(key);
+    if (hit && performance.now() - hit.at < ttlMs) return hit.value;
+    const value = getDataset(context.database.db, organizationId, datasetId);
+    if (cache.size > 1000) cache.clear();
+    cache.set(key, { at: performance.now(), value });
+    return value;
+  };
+}
 
 /** At start-up every waiting row, then every few minutes the stale ones, go back on the queue. */
 function sweepWaitingItems(context: WorkerContext): { stop(): Promise<void> } {

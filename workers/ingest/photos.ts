@@ -93,19 +93,24 @@ async function readCapped(response: Response, maxBytes: number): Promise<Buffer>
   return Buffer.concat(chunks);
 }
 
-/** JPEG for storage and a ≤ 64 px RGB raster for colour reading; refuses anything that is not an image. */
+/** JPEG for storage and a ≤ 64 px RGB raster for colour reading; refuses anything that is not an image (or that sharp cannot decode). */
 export async function normalisePhoto(bytes: Buffer, maxSide: number): Promise<ProductPhoto> {
   if (bytes.length === 0) throw new PhotoProblem('empty response');
   if (!sniffImage(bytes)) throw new PhotoProblem('not an image (unrecognised content)');
   try {
-    const jpeg = await sharp(bytes, { limitInputPixels: 60_000_000 })
-      .rotate()
-      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 85, mozjpeg: false })
-      .toBuffer();
-    const { data, info } = await sharp(jpeg).resize({ width: 64, height: 64, fit: 'inside' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    return { jpeg, pixels: { data: new Uint8Array(data), width: info.width, height: info.height } };
+    const source = sharp(bytes, { limitInputPixels: 60_000_000 });
+    const meta = await source.metadata();
+    // Most store photos are already upright JPEGs of a sensible size: those are kept byte for byte
+    // (re-encoding them would cost most of the pipeline's time for nothing); the rest are turned
+    // upright, flattened on white, brought within maxSide and encoded as JPEG.
+    const storable = meta.format === 'jpeg' && (meta.orientation ?? 1) === 1 && (meta.width ?? Infinity) <= maxSide && (meta.height ?? Infinity) <= maxSide;
+    const upright = source.clone().rotate().flatten({ background: '#ffffff' });
+    const [jpeg, raster] = await Promise.all([
+      storable ? Promise.resolve(bytes) : upright.clone().resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer(),
+      // A big shrink lets libjpeg decode at an eighth of the size: the raster costs little.
+      upright.clone().resize({ width: 64, height: 64, fit: 'inside' }).removeAlpha().raw().toBuffer({ resolveWithObject: true }),
+    ]);
+    return { jpeg, pixels: { data: new Uint8Array(raster.data), width: raster.info.width, height: raster.info.height } };
   } catch (error) {
     throw new PhotoProblem(`unreadable image (${error instanceof Error ? error.message : String(error)})`);
   }

@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { handleCommand, loadState } from '../../commands/handle.js';
+import { handleCommand, handleKnown, loadState, readKnown, type KnownStream } from '../../commands/handle.js';
 import { SEARCH_TEXT_VERSION, searchText } from '../../domain/catalogue/search-text.js';
 import { labelsSchema } from '../../domain/catalogue/vocabulary.js';
-import { itemDecider, itemStream, type ItemCommand, type ItemImage } from '../../domain/item/index.js';
+import { itemDecider, itemStream, type ItemAggregate, type ItemCommand, type ItemImage } from '../../domain/item/index.js';
 import type { CommandMeta } from '../../domain/metadata.js';
 import type { EventStore } from '../../infra/eventstore/port.js';
 import type { Embedder, Labeller, ProductPhoto } from '../../infra/models/port.js';
@@ -33,6 +33,8 @@ export interface IngestDeps {
   localPhotos?: LocalPhotoSource;
   /** Called between slow steps so the queue does not hand the job to another worker. */
   heartbeat?: () => Promise<void>;
+  /** The dataset's settings; the worker passes a short-lived cache (they change rarely, items come in thousands). */
+  findDataset?: (organizationId: string, datasetId: string) => ReturnType<typeof getDataset>;
 }
 
 export type ProcessOutcome = 'processed' | 'partial_update' | 'skipped';
@@ -41,21 +43,31 @@ const SYSTEM = { kind: 'system' as const, id: 'ingest' };
 
 export async function processItem(deps: IngestDeps, message: { itemId: string; datasetId: string; organizationId: string }, attempt: number): Promise<ProcessOutcome> {
   const { itemId, datasetId, organizationId } = message;
-  const state = await loadState(deps.eventStore, itemDecider, itemStream(itemId));
+  // The stream is read once; each decision appends expecting the revision the last one left.
+  let known: KnownStream<ItemAggregate> = await readKnown(deps.eventStore, itemDecider, itemStream(itemId));
+  const state = known.state;
   if (!state?.queued || state.queueStatus === null || state.queueStatus === 'failed') return 'skipped';
-  const dataset = await getDataset(deps.db, organizationId, datasetId);
+  const dataset = await (deps.findDataset ?? ((org, id) => getDataset(deps.db, org, id)))(organizationId, datasetId);
   // A deleted dataset's work is dropped; its rows are already gone from the read models.
   if (!dataset) return 'skipped';
 
   const { queueVersion } = state;
   const meta = (): CommandMeta => ({ now: new Date().toISOString(), actor: SYSTEM, correlationId: `ingest/${itemId}/${queueVersion}/${attempt}` });
-  const run = (command: ItemCommand) => handleCommand(deps.eventStore, itemDecider, command, meta(), { organizationId });
+  const run = async (command: ItemCommand) => {
+    const handled = await handleKnown(deps.eventStore, itemDecider, command, meta(), known, { organizationId });
+    known = handled.known;
+    return handled;
+  };
   const ids = { itemId, datasetId, organizationId };
 
-  const started = await run({ type: 'StartProcessing', data: { ...ids, queueVersion, attempt } });
-  if (started.events.length === 0) return 'skipped';
-
   const { kind, listing } = state.queued;
+  // The queue row shows `processing` while slow work (fetching photos) is under way; work that takes
+  // a moment (a partial update, an item without photos) goes straight to its result.
+  if (listing.images.length > 0 && !(kind === 'partial_update' && state.processed)) {
+    const started = await run({ type: 'StartProcessing', data: { ...ids, queueVersion, attempt } });
+    if (started.events.length === 0) return 'skipped';
+  }
+
   const currency = listing.currency || dataset.config.currency || 'CAD';
   if (kind === 'partial_update' && state.processed) {
     await run({ type: 'RecordCommerceUpdate', data: { ...ids, queueVersion, price: listing.price, currency, variants: listing.variants } });
