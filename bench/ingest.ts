@@ -19,6 +19,7 @@ import { executeCommand } from '../app/cli/execute.js';
 import { openPlatform } from '../app/platform.js';
 import { startWorkers } from '../app/workers.js';
 import { loadConfig } from '../infra/config/config.js';
+import { deleteStreams } from '../test/support/nats.js';
 import { openPgliteBackend, openPostgresBackend, type BenchBackend } from './eventstore.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../shared/fixtures/shopify');
@@ -132,6 +133,7 @@ async function measure(backend: BenchBackend, products: object[], photos: boolea
     await workers.stop();
     await platform.close();
     await rm(dataDir, { recursive: true, force: true });
+    if (env.NATS_PREFIX) await deleteStreams(env.NATS_URL!, `${env.NATS_PREFIX}_`);
   }
 }
 

@@ -8,6 +8,7 @@ import { createInProcessQueue } from '../../infra/queue/inprocess.js';
 import { jetStreamQueue, openJetStreamQueue } from '../../infra/queue/jetstream.js';
 import type { WorkQueue } from '../../infra/queue/port.js';
 import { workQueueContract, type QueueAdapter } from './workqueue.contract.js';
+import { deleteStreams } from '../support/nats.js';
 
 const natsUrl = process.env.NATS_URL || undefined;
 
@@ -49,18 +50,6 @@ const jetStream = (url: string, fixedPrefix?: string): QueueAdapter => ({
     };
   },
 });
-
-async function deleteStreams(url: string, namePrefix: string): Promise<void> {
-  const nc = await connect({ servers: url });
-  try {
-    const jsm = await jetstreamManager(nc);
-    const names: string[] = [];
-    for await (const name of jsm.streams.names()) if (name.startsWith(namePrefix)) names.push(name);
-    await Promise.all(names.map((name) => jsm.streams.delete(name)));
-  } finally {
-    await nc.close();
-  }
-}
 
 t.test('in-process queue', async (t) => workQueueContract(t, inProcess));
 

@@ -10,6 +10,7 @@ import { buildServiceApi } from '../../app/api.js';
 import { executeCommand } from '../../app/cli/execute.js';
 import { openPlatform, type Platform } from '../../app/platform.js';
 import { startWorkers } from '../../app/workers.js';
+import { deleteStreams } from './nats.js';
 import { loadConfig } from '../../infra/config/config.js';
 import { openDatabase, type Database } from '../../infra/db/database.js';
 import { integrationDatabaseUrl, openTestDatabase, type Teardown } from './database.js';
@@ -38,7 +39,8 @@ export async function startTestService(t: Teardown, options: TestServiceOptions 
     ? await secondConnection(t, options.shareWith.platform.database, options.maxConnections)
     : await openTestDatabase(t, { maxConnections: options.maxConnections });
   // Workers run on JetStream in the integration run, each test on streams of its own.
-  const queue = options.workers?.length && process.env.NATS_URL ? { NATS_URL: process.env.NATS_URL, NATS_PREFIX: `t${randomBytes(6).toString('hex')}` } : {};
+  const natsUrl = options.workers?.length ? process.env.NATS_URL : undefined;
+  const queue: Record<string, string> = natsUrl ? { NATS_URL: natsUrl, NATS_PREFIX: `t${randomBytes(6).toString('hex')}` } : {};
   const config = loadConfig({ DATA_DIR: dataDir, STYLIST_SECRET: 's'.repeat(40), LOG_LEVEL: 'silent', ...queue, ...options.env });
   const platform = await openPlatform(config, createLogger({ level: 'silent' }), { database });
   await platform.projections.start();
@@ -48,6 +50,7 @@ export async function startTestService(t: Teardown, options: TestServiceOptions 
     await app.close();
     await workers?.stop();
     await platform.close();
+    if (natsUrl) await deleteStreams(natsUrl, `${queue.NATS_PREFIX}_`);
   });
   return {
     app,
