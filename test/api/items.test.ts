@@ -133,6 +133,12 @@ t.test('photos: stored as images/<uuid>.jpeg; a broken one is noted on the item 
     { src: images[2]!.src, problem: /not an image/ },
     { src: images[3]!.src, problem: /redirects/ },
   ]);
+  // Deleting the dataset removes its photos from the object store in the background.
+  const keys = item.product.assets.images.map((image: { uploaded: { key: string } }) => image.uploaded.key);
+  t.equal((await call('DELETE', `/v1/datasets/${datasetId}`)).json().itemsDeletedCount, 1);
+  const until = Date.now() + 30_000;
+  while (Date.now() < until && (await Promise.all(keys.map((key: string) => service.platform.objects.head(key)))).some(Boolean)) await new Promise((resolve) => setTimeout(resolve, 100));
+  t.same(await Promise.all(keys.map((key: string) => service.platform.objects.head(key))), [null, null], 'photos removed after the dataset is deleted');
 });
 
 t.test('autoPublish off: processed items wait archived until set active; targetGender forces the gender', async (t) => {
@@ -173,6 +179,13 @@ t.test('upload refuses a body of the wrong shape, and an unknown dataset', async
   t.equal((await upload({ items: [tee()], products: [] })).json().error, 'Send items or products, not both.');
   const missing = await call('POST', '/v1/datasets/0b9d7c1e-2f3a-4b5c-8d6e-7f8091a2b3c4/items/upload', { items: [tee()] });
   t.equal(missing.statusCode, 404);
+  for (const list of ['items', 'items/queue']) {
+    const { datasetId } = (await call('GET', '/v1/datasets')).json().datasets[0];
+    const bad = await call('GET', `/v1/datasets/${datasetId}/${list}?limit=500`);
+    t.equal(bad.statusCode, 422, `${list}: limit over 200`);
+    t.equal(bad.json().error, 'limit must be an integer between 1 and 200.');
+    t.same((await call('GET', `/v1/datasets/${datasetId}/${list}?page=3.7`)).json().pagination, { page: 3, limit: 10, total: 0, hasMore: false }, `${list}: decimals truncated`);
+  }
 });
 
 t.test('history: the dataset stream with the actor of each change', async (t) => {
