@@ -4,7 +4,7 @@
 import type { DatasetEvent } from '../domain/dataset/events.js';
 import type { ItemEvent } from '../domain/item/events.js';
 import { datasetItemBody } from '../domain/item/record.js';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { RecordedEvent } from '../infra/eventstore/port.js';
 import { projector, type ProjectionHandler, type Projector } from './projector.js';
 
@@ -39,30 +39,37 @@ const queueItems = async (db: Kysely<any>, events: readonly RecordedEvent[]): Pr
     .execute();
 };
 
+/**
+ * Processed items: one UPDATE joined to a VALUES list for many (the ingest worker records them by
+ * the thousand). A newer upload queued meanwhile keeps its row in the queue.
+ */
+const recordProcessed = async (db: Kysely<any>, events: readonly RecordedEvent[]): Promise<void> => {
+  if (events.length === 0) return;
+  const rows = events.map((event) => {
+    const data = event.data as Data<'ItemProcessed'>;
+    return sql`(${data.itemId}::uuid, ${data.status}::text, ${JSON.stringify(datasetItemBody(data))}::jsonb, ${data.labels.gender}::text, ${data.listing.brand || null}::text, ${data.at}::timestamptz, ${data.queueVersion}::integer)`;
+  });
+  await sql`
+    update catalogue_items c
+       set status = v.status, item = v.item, gender = v.gender, vendor = v.vendor, processed_at = v.at, updated_at = v.at,
+           queue_status = case when c.queue_version = v.queue_version then null else c.queue_status end
+      from (values ${sql.join(rows)}) as v(item_id, status, item, gender, vendor, at, queue_version)
+     where c.item_id = v.item_id`.execute(db);
+};
+
+/** Event types whose runs go as one statement (an item twice in a run splits it: one statement cannot change a row twice). */
+const batched: Record<string, (db: Kysely<any>, events: readonly RecordedEvent[]) => Promise<void>> = {
+  ItemQueued: queueItems,
+  ItemProcessed: recordProcessed,
+};
+
 const handlers: Record<string, ProjectionHandler> = {
   ItemQueued: (db, event) => queueItems(db, [event]),
   ItemProcessingStarted: async (db, event) => {
     const { itemId, queueVersion, attempt, at } = event.data as Data<'ItemProcessingStarted'>;
     await db.updateTable('catalogue_items').set({ queue_status: 'processing', attempts: attempt, updated_at: at }).where('item_id', '=', itemId).where('queue_version', '=', queueVersion).execute();
   },
-  ItemProcessed: async (db, event) => {
-    const data = event.data as Data<'ItemProcessed'>;
-    const body = datasetItemBody(data);
-    await db
-      .updateTable('catalogue_items')
-      .set((eb) => ({
-        status: data.status,
-        item: JSON.stringify(body),
-        gender: data.labels.gender,
-        vendor: data.listing.brand || null,
-        processed_at: data.at,
-        updated_at: data.at,
-        // A newer upload queued meanwhile keeps its row in the queue.
-        queue_status: eb.case().when('queue_version', '=', data.queueVersion).then(null).else(eb.ref('queue_status')).end(),
-      }))
-      .where('item_id', '=', data.itemId)
-      .execute();
-  },
+  ItemProcessed: (db, event) => recordProcessed(db, [event]),
   ItemCommerceUpdated: async (db, event) => {
     const { itemId, price, currency, variants, queueVersion, at } = event.data as Data<'ItemCommerceUpdated'>;
     const row = await db.selectFrom('catalogue_items').select('item').where('item_id', '=', itemId).executeTakeFirst();
@@ -100,20 +107,19 @@ const handlers: Record<string, ProjectionHandler> = {
 
 export const catalogueItems: Projector = {
   ...projector('catalogue_items', ['catalogue_items'], handlers),
-  // Runs of ItemQueued go as one insert (an item twice in a run splits it: one statement cannot
-  // change a row twice); every other event keeps its own handler, in order.
+  // Runs of one batched type go as one statement; every other event keeps its own handler, in order.
   applyBatch: async (db, events) => {
     let run: RecordedEvent[] = [];
     let ids = new Set<string>();
     const flush = async () => {
-      await queueItems(db, run);
+      if (run.length) await batched[run[0]!.type]!(db, run);
       run = [];
       ids = new Set();
     };
     for (const event of events) {
-      if (event.type === 'ItemQueued') {
-        const { itemId } = event.data as Data<'ItemQueued'>;
-        if (ids.has(itemId)) await flush();
+      if (batched[event.type]) {
+        const { itemId } = event.data as { itemId: string };
+        if (run.length && (run[0]!.type !== event.type || ids.has(itemId))) await flush();
         run.push(event);
         ids.add(itemId);
         continue;
