@@ -256,3 +256,16 @@ t.test('an item whose processing keeps failing is retried a bounded number of ti
   await new Promise((resolve) => setTimeout(resolve, 3000));
   t.equal(calls, before, 'no attempts after the last one');
 });
+
+t.test('an upload is answered from the command even when the read models lag behind it', async (t) => {
+  const { upload, service, call, datasetId } = await setUp(t);
+  // No projections running: the queue rows cannot appear within the wait.
+  await service.platform.projections.stop();
+  const response = await upload({ items: [tee()] });
+  t.equal(response.statusCode, 202, 'not a 500: the products are queued');
+  t.match(response.json(), { summary: { total: 1, queued: 1 } });
+  await service.platform.projections.start();
+  await service.platform.projections.waitFor((await service.platform.eventStore.headPosition())!, ['catalogue_items'], 30_000);
+  const { active, pending, processing } = (await call('GET', `/v1/datasets/${datasetId}`)).json().dataset.items;
+  t.equal(active + pending + processing, 1, 'the row arrives once projections run again');
+});
