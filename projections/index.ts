@@ -1,9 +1,10 @@
 // Every read model the service keeps. The runner, `stylist projections` and tests use this list.
 import { apiKeys } from './apikeys.js';
 import { catalogueItems } from './catalogue-items.js';
+import { dataSources } from './data-sources.js';
 import { datasets } from './datasets.js';
 import { organizations } from './organizations.js';
 import type { Projector } from './projector.js';
 import { widgetPresets } from './widget-presets.js';
 
-export const allProjectors: Projector[] = [organizations, apiKeys, widgetPresets, datasets, catalogueItems];
+export const allProjectors: Projector[] = [organizations, apiKeys, widgetPresets, datasets, catalogueItems, dataSources];

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CatalogueContext } from './catalogue-context.js';
 import { datasetRoutes } from './datasets.js';
 import { itemRoutes } from './items.js';
+import { sourceRoutes } from './sources.js';
 import { stylingRoutes } from './styling.js';
 import { widgetPreflightRoutes, type PreflightContext } from './widget-preflight.js';
 import { organizationRoutes } from './organization.js';
@@ -15,4 +16,5 @@ export const endpointGroups = (context: PreflightContext & CatalogueContext): Ar
   datasetRoutes(context),
   itemRoutes(context),
   stylingRoutes(context),
+  sourceRoutes(context),
 ];

@@ -8,6 +8,7 @@ import * as usage from './0004_usage.js';
 import * as idempotency from './0005_idempotency.js';
 import * as widgetPresets from './0006_widget_presets.js';
 import * as catalogue from './0007_catalogue.js';
+import * as sources from './0008_sources.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -17,4 +18,5 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0005_idempotency': idempotency,
   '0006_widget_presets': widgetPresets,
   '0007_catalogue': catalogue,
+  '0008_sources': sources,
 };

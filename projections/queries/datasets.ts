@@ -211,6 +211,7 @@ export async function deletionCounts(db: Kysely<any>, organizationId: string, da
     .where('organization_id', '=', organizationId)
     .where('dataset_id', '=', datasetId)
     .executeTakeFirstOrThrow();
-  // Sources and sync jobs arrive with store sync; until then a dataset has none.
-  return { itemsDeletedCount: Number(row.items), queuedDeletedCount: Number(row.queued), sourcesDeletedCount: 0, syncJobsDeletedCount: 0 };
+  const sources = await db.selectFrom('data_sources').select((eb) => eb.fn.countAll().as('n')).where('organization_id', '=', organizationId).where('dataset_id', '=', datasetId).executeTakeFirstOrThrow();
+  // Sync jobs arrive with the sync worker; until then there are none to count.
+  return { itemsDeletedCount: Number(row.items), queuedDeletedCount: Number(row.queued), sourcesDeletedCount: Number(sources.n), syncJobsDeletedCount: 0 };
 }
