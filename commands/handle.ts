@@ -78,8 +78,7 @@ const organizationOf = (given: string | undefined, data: object): { organization
 
 /** The current state of one stream, for commands that need a fact from it before deciding. */
 export async function loadState<C, E extends DomainEvent, S>(store: EventStore, decider: Decider<C, E, S>, streamId: string): Promise<S> {
-  const recorded = await store.readStream(streamId);
-  return recorded.map((event) => ({ type: event.type, data: event.data }) as unknown as E).reduce(decider.evolve, decider.initialState);
+  return (await readKnown(store, decider, streamId)).state;
 }
 
 /** A stream as a caller already read it: its folded state and the revision of its last event. */

@@ -7,7 +7,8 @@ import { activateDataset, archiveDataset, createDataset, deleteDataset, enqueueD
 import { DatasetNotFound, createDatasetBody, newDatasetContent, updateDatasetBody } from '../../domain/dataset/index.js';
 import { Invalid, NotFound } from '../../domain/errors.js';
 import { GENDERS } from '../../domain/catalogue/vocabulary.js';
-import { availableGenders, datasetCounts, deletionCounts, detectDatasets, getDataset, isUuid, listDatasets, type DatasetView } from '../../projections/queries/datasets.js';
+import { availableGenders, datasetCounts, deletionCounts, detectDatasets, getDataset, listDatasets, type DatasetView } from '../../projections/queries/datasets.js';
+import { isUuid } from '../../projections/queries/rows.js';
 import { zodRoutes } from '../plugins/validation.js';
 import type { CatalogueContext } from './catalogue-context.js';
 import { callerOf, commandMeta } from './context.js';

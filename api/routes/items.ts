@@ -7,7 +7,9 @@ import { setItemStatus, uploadItems } from '../../commands/items.js';
 import { DatasetNotFound } from '../../domain/dataset/index.js';
 import { Invalid, NotFound } from '../../domain/errors.js';
 import { itemStream } from '../../domain/item/events.js';
-import { getDataset, isUuid } from '../../projections/queries/datasets.js';
+import type { RecordedEvent } from '../../infra/eventstore/port.js';
+import { getDataset } from '../../projections/queries/datasets.js';
+import { isUuid } from '../../projections/queries/rows.js';
 import { getItem, listItems, listQueue } from '../../projections/queries/items.js';
 import { ProjectionTimeout } from '../../projections/runner-errors.js';
 import { zodRoutes } from '../plugins/validation.js';
@@ -186,8 +188,10 @@ export const itemRoutes = (context: CatalogueContext) => (app: FastifyInstance) 
     },
   );
 
-  const history = async (streamId: string, page: number, limit: number) => {
+  /** One page of a stream's audit trail; `belongs` sees the first event, to keep streams of other datasets out. */
+  const history = async (streamId: string, page: number, limit: number, belongs: (first: RecordedEvent | undefined) => boolean = () => true) => {
     const recorded = await context.eventStore.readStream(streamId);
+    if (!belongs(recorded[0])) return null;
     const events = recorded.slice((page - 1) * limit, page * limit).map((event) => ({
       eventId: event.id,
       type: event.type,
@@ -212,7 +216,7 @@ export const itemRoutes = (context: CatalogueContext) => (app: FastifyInstance) 
     },
     async (request) => {
       const dataset = await datasetOf(callerOf(request).organizationId, request.params.datasetId);
-      return history(`dataset-${dataset.datasetId}`, request.query.page, request.query.limit);
+      return (await history(`dataset-${dataset.datasetId}`, request.query.page, request.query.limit))!;
     },
   );
 
@@ -232,10 +236,9 @@ export const itemRoutes = (context: CatalogueContext) => (app: FastifyInstance) 
       const { organizationId } = callerOf(request);
       const dataset = await datasetOf(organizationId, request.params.datasetId);
       const { itemId } = request.params;
-      const found = isUuid(itemId) ? await history(itemStream(itemId), request.query.page, request.query.limit) : null;
       // The stream must be this dataset's item: ids are not secret, organizations are.
-      const first = found && found.pagination.total > 0 ? (await context.eventStore.readStream(itemStream(itemId), { maxCount: 1 }))[0] : null;
-      if (!found || !first || first.data.datasetId !== dataset.datasetId) throw new NotFound(`Item '${itemId}' not found in dataset '${dataset.datasetId}'.`);
+      const found = isUuid(itemId) ? await history(itemStream(itemId), request.query.page, request.query.limit, (first) => first?.data.datasetId === dataset.datasetId) : null;
+      if (!found) throw new NotFound(`Item '${itemId}' not found in dataset '${dataset.datasetId}'.`);
       return found;
     },
   );

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { KeyScope, PrivateAccess, PublicAccess } from '../../domain/apikey/access.js';
+import { iso, json } from './rows.js';
 
-const iso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString();
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 export interface KeyRecord {
   keyId: string;

@@ -4,10 +4,8 @@ import { sql, type Kysely } from 'kysely';
 import type { DatasetConfig } from '../../domain/dataset/events.js';
 import type { DatasetStatus } from '../../domain/dataset/state.js';
 import type { SizingSettings, StylingSettings } from '../../domain/styling/settings.js';
+import { iso, json, isUuid } from './rows.js';
 
-const iso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString();
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
-export const isUuid = (id: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 /** Document 1's full Dataset record. */
 export interface DatasetRecord {

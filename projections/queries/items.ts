@@ -2,10 +2,8 @@
 import type { Kysely } from 'kysely';
 import type { ItemStatus } from '../../domain/item/events.js';
 import type { DatasetItem, DatasetItemBody } from '../../domain/item/record.js';
-import { isUuid } from './datasets.js';
+import { iso, json, isUuid } from './rows.js';
 
-const iso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString();
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 interface ItemRow {
   item_id: string;

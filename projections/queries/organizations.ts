@@ -1,10 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Organization } from '../../domain/organization/state.js';
 import type { Plan } from '../../domain/plan.js';
+import { iso, json, isUuid } from './rows.js';
 
-const iso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString();
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 /** What authentication and metering need to know about the organization behind a key. */
 export interface OrganizationAccount {

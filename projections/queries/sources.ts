@@ -1,8 +1,7 @@
 // Reads of data sources, scoped by organization and dataset.
 import type { Kysely } from 'kysely';
-import { isUuid } from './datasets.js';
+import { isUuid, iso } from './rows.js';
 
-const iso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString();
 
 export interface SyncStats {
   retrieved: number;

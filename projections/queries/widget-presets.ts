@@ -1,13 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { WidgetPresetOptions } from '../../domain/widget-preset/events.js';
 import type { WidgetPreset } from '../../domain/widget-preset/state.js';
+import { iso, json, isUuid } from './rows.js';
 
 /** Document 1 §Limits: a list returns at most 200 presets. */
 export const WIDGET_PRESET_LIST_LIMIT = 200;
 
-const iso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString();
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 const COLUMNS = ['preset_id', 'name', 'options', 'created_at', 'modified_at'] as const;
 
