@@ -96,7 +96,7 @@ const headSql = `select transaction_id::text as commit, global_position::text as
 
 // A stream needs no visibility cut: its order is its revision, and deciders want the latest.
 const readStreamSql = `select ${eventColumns} from ${EVENTS_TABLE}
-  where stream_id = $1 and revision >= $2::bigint order by revision limit $3::bigint`;
+  where stream_id = $1 and revision >= $2::bigint order by ${EVENTS_TABLE}.revision limit $3::bigint`;
 
 const appendSql = `select o_item, o_outcome, o_revision::text as o_revision, o_commit, o_prepare::text as o_prepare
   from ${EVENTS_TABLE}_append($1::jsonb, $2)`;

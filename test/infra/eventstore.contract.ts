@@ -132,6 +132,16 @@ export function eventStoreContract(t: Test, name: string, open: OpenStore, reope
       t.same((await store.readStream(stream, { fromRevision: 1n, maxCount: 2 })).map((e) => e.revision), [1n, 2n]);
     });
 
+    t.test('a long stream reads in revision order, not in the order of its digits', async (t) => {
+      const stream = `order-${randomUUID()}`;
+      await store.append(stream, Array.from({ length: 12 }, (_, i) => event('Counted', { i })), { expectedRevision: 'no_stream' });
+      const revisions = (await store.readStream(stream)).map((e) => e.revision);
+      t.same(revisions, Array.from({ length: 12 }, (_, i) => BigInt(i)));
+      t.same((await store.readStream(stream, { fromRevision: 9n, maxCount: 2 })).map((e) => e.revision), [9n, 10n]);
+      const appended = await store.append(stream, [event('Counted', { i: 12 })], { expectedRevision: 11n });
+      t.equal(appended.nextExpectedRevision, 12n, 'appending after revision 11 expects 11');
+    });
+
     t.test('conflicting expected revisions are refused and write nothing', async (t) => {
       const stream = `${newPrefix()}-dataset`;
       await expectConflict(t, store.append(stream, [event('A')], { expectedRevision: 0n }), 'no_stream', 'exact revision on a missing stream');
