@@ -9,23 +9,31 @@ export interface RunningWorkers {
   subjects: string[];
   /** In-flight jobs finish or are given back. */
   stop(): Promise<void>;
+  /** As if the process died: long work halts where it is, nothing is acknowledged or written. */
+  abandon(): Promise<void>;
 }
 
 export async function startWorkers(platform: Platform, roles: readonly string[], logger: Logger): Promise<RunningWorkers> {
   const stoppers: Array<{ stop(): Promise<void> }> = [];
   const workers = workersFor(roles);
-  const context: WorkerContext = { eventStore: platform.eventStore, database: platform.database, queue: platform.queue, objects: platform.objects, logger, config: platform.config };
+  const halt = new AbortController();
+  const context: WorkerContext = { eventStore: platform.eventStore, database: platform.database, queue: platform.queue, objects: platform.objects, logger, config: platform.config, halt: halt.signal };
   for (const worker of workers) {
     const own = { ...context, logger: logger.child({ worker: worker.subject }) };
     const options = typeof worker.options === 'function' ? worker.options(own) : worker.options;
-    stoppers.push(await platform.queue.consume(worker.subject, worker.handler(own), options));
+    if (worker.handler) stoppers.push(await platform.queue.consume(worker.subject, worker.handler(own), options));
     const background = worker.background?.(own);
     if (background) stoppers.push(background);
   }
+  const stop = async () => {
+    await Promise.all(stoppers.map((stopper) => stopper.stop()));
+  };
   return {
-    subjects: workers.map((worker) => worker.subject),
-    stop: async () => {
-      await Promise.all(stoppers.map((stopper) => stopper.stop()));
+    subjects: workers.filter((worker) => worker.handler).map((worker) => worker.subject),
+    stop,
+    abandon: async () => {
+      halt.abort(new Error('workers abandoned'));
+      await stop();
     },
   };
 }

@@ -39,22 +39,21 @@ const skuOf = (entry: unknown, shape: 'items' | 'products'): string | null => {
   return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : null;
 };
 
-export async function uploadItems(
-  deps: { store: EventStore; db: Kysely<any>; queue: WorkQueue },
-  input: { organizationId: string; datasetId: string; storeUrl: string; shape: 'items' | 'products'; entries: unknown[] },
-  meta: CommandMeta,
-): Promise<UploadOutcome> {
-  const { organizationId, datasetId } = input;
+/**
+ * Each entry on its own: a listing, or why not. A sku seen earlier in the same batch is refused,
+ * so a batch never queues one item twice.
+ */
+export function parseEntries(shape: 'items' | 'products', entries: readonly unknown[], storeUrl: string): { listings: Array<{ index: number; listing: Listing }>; failures: UploadOutcome['failures'] } {
   const failures: UploadOutcome['failures'] = [];
   const listings: Array<{ index: number; listing: Listing }> = [];
   const seen = new Set<string>();
-  input.entries.forEach((entry, index) => {
-    const parsed = input.shape === 'items' ? itemInputSchema.safeParse(entry) : shopifyProductSchema.safeParse(entry);
+  entries.forEach((entry, index) => {
+    const parsed = shape === 'items' ? itemInputSchema.safeParse(entry) : shopifyProductSchema.safeParse(entry);
     if (!parsed.success) {
-      failures.push({ index, sku: skuOf(entry, input.shape), error: describeIssue(parsed.error.issues[0]!) });
+      failures.push({ index, sku: skuOf(entry, shape), error: describeIssue(parsed.error.issues[0]!) });
       return;
     }
-    const listing = input.shape === 'items' ? listingFromItemInput(parsed.data as z.output<typeof itemInputSchema>) : listingFromShopifyProduct(parsed.data as z.output<typeof shopifyProductSchema>, input.storeUrl);
+    const listing = shape === 'items' ? listingFromItemInput(parsed.data as z.output<typeof itemInputSchema>) : listingFromShopifyProduct(parsed.data as z.output<typeof shopifyProductSchema>, storeUrl);
     if (seen.has(listing.sku)) {
       failures.push({ index, sku: listing.sku, error: `sku '${listing.sku}' appears more than once in this upload.` });
       return;
@@ -62,10 +61,20 @@ export async function uploadItems(
     seen.add(listing.sku);
     listings.push({ index, listing });
   });
+  return { listings, failures };
+}
+
+export async function uploadItems(
+  deps: { store: EventStore; db: Kysely<any>; queue: WorkQueue },
+  input: { organizationId: string; datasetId: string; storeUrl: string; shape: 'items' | 'products'; entries: unknown[] },
+  meta: CommandMeta,
+): Promise<UploadOutcome> {
+  const { organizationId, datasetId } = input;
+  const { listings, failures } = parseEntries(input.shape, input.entries, input.storeUrl);
 
   const stored = await fingerprintsBySku(deps.db, datasetId, listings.map(({ listing }) => listing.sku));
   const queued: UploadOutcome['queued'] = [];
-  const toQueue: Array<{ itemId: string; kind: QueueKind; listing: Listing; hashes: ReturnType<typeof listingHashes> }> = [];
+  const toQueue: ListingToQueue[] = [];
   for (const { listing } of listings) {
     const itemId = itemIdFor(datasetId, listing.sku);
     const hashes = listingHashes(listing);
@@ -74,11 +83,40 @@ export async function uploadItems(
     if (kind !== 'unchanged') toQueue.push({ itemId, kind, listing, hashes });
   }
 
+  const { position, failed } = await appendQueued(deps, { organizationId, datasetId }, toQueue, meta);
+  for (const { itemId, listing } of toQueue.filter((entry) => failed.has(entry.itemId))) {
+    queued.splice(queued.findIndex((entry) => entry.itemId === itemId), 1);
+    failures.push({ index: listings.find((l) => l.listing.sku === listing.sku)!.index, sku: listing.sku, error: 'The item could not be queued; try again.' });
+  }
+  failures.sort((a, b) => a.index - b.index);
+  const unchanged = queued.filter((entry) => entry.status === 'unchanged').length;
+  return { queued, failures, position, summary: { total: input.entries.length, queued: queued.length - unchanged, failed: failures.length, unchanged } };
+}
+
+export interface ListingToQueue {
+  itemId: string;
+  kind: QueueKind;
+  listing: Listing;
+  hashes: { contentHash: string; commerceHash: string };
+}
+
+/**
+ * Appends one ItemQueued per listing (no stream reads: queuing is always allowed) and tells the
+ * ingest worker. Returns the furthest position and the items that could not be queued.
+ */
+export async function appendQueued(
+  deps: { store: EventStore; queue: WorkQueue },
+  owner: { organizationId: string; datasetId: string; sourceId?: string },
+  toQueue: readonly ListingToQueue[],
+  meta: CommandMeta,
+): Promise<{ position: Position | null; failed: Set<string> }> {
+  const { organizationId, datasetId, sourceId } = owner;
   let position: Position | null = null;
+  const failed = new Set<string>();
   const appended = await Promise.allSettled(
     toQueue.map(async ({ itemId, kind, listing, hashes }) => {
       const eventId = uuidv5(`${meta.correlationId}/${itemId}/${kind}/${hashes.contentHash}/${hashes.commerceHash}`, EVENT_ID_NAMESPACE);
-      const data = { itemId, datasetId, organizationId, sku: listing.sku, kind, listing, ...hashes, at: meta.now };
+      const data = { itemId, datasetId, organizationId, sku: listing.sku, kind, listing, ...hashes, ...(sourceId ? { sourceId } : {}), at: meta.now };
       const result = await deps.store.append(itemStream(itemId), [{ id: eventId, type: 'ItemQueued', data, metadata: { organizationId, actor: meta.actor, correlationId: meta.correlationId, causationId: meta.correlationId, at: meta.now } }], {
         expectedRevision: 'any',
       });
@@ -87,18 +125,10 @@ export async function uploadItems(
     }),
   );
   appended.forEach((outcome, i) => {
-    if (outcome.status === 'fulfilled') {
-      if (!position || comparePositions(outcome.value, position) > 0) position = outcome.value;
-      return;
-    }
-    const { itemId, listing } = toQueue[i]!;
-    const at = queued.findIndex((entry) => entry.itemId === itemId);
-    queued.splice(at, 1);
-    failures.push({ index: listings.find((l) => l.listing.sku === listing.sku)!.index, sku: listing.sku, error: 'The item could not be queued; try again.' });
+    if (outcome.status === 'rejected') failed.add(toQueue[i]!.itemId);
+    else if (!position || comparePositions(outcome.value, position) > 0) position = outcome.value;
   });
-  failures.sort((a, b) => a.index - b.index);
-  const unchanged = queued.filter((entry) => entry.status === 'unchanged').length;
-  return { queued, failures, position, summary: { total: input.entries.length, queued: queued.length - unchanged, failed: failures.length, unchanged } };
+  return { position, failed };
 }
 
 /** `PATCH …/items/{itemId}`: publish or withdraw a processed item. */

@@ -20,8 +20,8 @@ const queueItems = async (db: Kysely<any>, events: readonly RecordedEvent[]): Pr
     .insertInto('catalogue_items')
     .values(
       events.map((event) => {
-        const { itemId, datasetId, organizationId, sku, kind, contentHash, commerceHash, at } = event.data as Data<'ItemQueued'>;
-        return { item_id: itemId, dataset_id: datasetId, organization_id: organizationId, sku, queue_status: kind, queue_version: 1, content_hash: contentHash, commerce_hash: commerceHash, created_at: at, queued_at: at, updated_at: at };
+        const { itemId, datasetId, organizationId, sku, kind, contentHash, commerceHash, sourceId, at } = event.data as Data<'ItemQueued'>;
+        return { item_id: itemId, dataset_id: datasetId, organization_id: organizationId, sku, queue_status: kind, queue_version: 1, content_hash: contentHash, commerce_hash: commerceHash, source_id: sourceId ?? null, created_at: at, queued_at: at, updated_at: at };
       }),
     )
     .onConflict((c) =>
@@ -32,6 +32,8 @@ const queueItems = async (db: Kysely<any>, events: readonly RecordedEvent[]): Pr
         attempts: 0,
         content_hash: eb.ref('excluded.content_hash'),
         commerce_hash: eb.ref('excluded.commerce_hash'),
+        // The last writer owns the item: a merchant's upload takes it out of a sync's archiving.
+        source_id: eb.ref('excluded.source_id'),
         queued_at: eb.ref('excluded.queued_at'),
         updated_at: eb.ref('excluded.updated_at'),
       })),
@@ -96,8 +98,9 @@ const handlers: Record<string, ProjectionHandler> = {
       .execute();
   },
   ItemStatusChanged: async (db, event) => {
-    const { itemId, status, at } = event.data as Data<'ItemStatusChanged'>;
-    await db.updateTable('catalogue_items').set({ status, updated_at: at }).where('item_id', '=', itemId).execute();
+    const { itemId, status, sourceId, at } = event.data as Data<'ItemStatusChanged'>;
+    const archivedBySource = status === 'archived' ? (sourceId ?? null) : null;
+    await db.updateTable('catalogue_items').set({ status, archived_by_source: archivedBySource, updated_at: at }).where('item_id', '=', itemId).execute();
   },
   DatasetDeleted: async (db, event) => {
     const { datasetId } = event.data as Extract<DatasetEvent, { type: 'DatasetDeleted' }>['data'];

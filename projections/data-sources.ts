@@ -1,6 +1,7 @@
-// Read model of data sources, one row each; a deleted dataset takes its sources with it. Whether a
-// source is active also depends on its dataset (an archived dataset switches them off), which
-// queries join in.
+// Read models of data sources and their sync jobs and run logs, all from the sources' streams; a
+// deleted source or dataset takes its jobs and logs with it. Whether a source is active also
+// depends on its dataset (an archived dataset switches them off), which queries join in.
+import type { Kysely } from 'kysely';
 import type { DatasetEvent } from '../domain/dataset/events.js';
 import type { SourceEvent } from '../domain/source/events.js';
 import { projector } from './projector.js';
@@ -8,7 +9,18 @@ import { projector } from './projector.js';
 type Data<T extends SourceEvent['type']> = Extract<SourceEvent, { type: T }>['data'];
 const COLUMNS = { endpoint: 'endpoint', syncPeriod: 'sync_period', status: 'status' } as const;
 
-export const dataSources = projector('data_sources', ['data_sources'], {
+const finishLog = (db: Kysely<any>, logId: string, status: 'completed' | 'failed', at: string, stats: object | null) =>
+  db.updateTable('sync_logs').set({ status, finished_at: at, stats: stats === null ? null : JSON.stringify(stats) }).where('log_id', '=', logId).where('status', '=', 'running').execute();
+
+/** Log entries and heartbeats are written by workers, outside any projection: removed here with their jobs. */
+const removeRunTraces = async (db: Kysely<any>, column: 'source_id' | 'dataset_id', id: string) => {
+  await db.deleteFrom('sync_log_entries').where('log_id', 'in', db.selectFrom('sync_logs').select('log_id').where(column, '=', id)).execute();
+  await db.deleteFrom('sync_heartbeats').where('job_id', 'in', db.selectFrom('sync_jobs').select('job_id').where(column, '=', id)).execute();
+  await db.deleteFrom('sync_logs').where(column, '=', id).execute();
+  await db.deleteFrom('sync_jobs').where(column, '=', id).execute();
+};
+
+export const dataSources = projector('data_sources', ['data_sources', 'sync_jobs', 'sync_logs'], {
   SourceCreated: async (db, event) => {
     const { sourceId, datasetId, organizationId, sourceType, endpoint, syncPeriod, status, at } = event.data as unknown as Data<'SourceCreated'>;
     await db
@@ -23,10 +35,63 @@ export const dataSources = projector('data_sources', ['data_sources'], {
     await db.updateTable('data_sources').set(set).where('source_id', '=', sourceId).execute();
   },
   SourceDeleted: async (db, event) => {
-    await db.deleteFrom('data_sources').where('source_id', '=', (event.data as Data<'SourceDeleted'>).sourceId).execute();
+    const { sourceId } = event.data as Data<'SourceDeleted'>;
+    await removeRunTraces(db, 'source_id', sourceId);
+    await db.deleteFrom('data_sources').where('source_id', '=', sourceId).execute();
   },
   DatasetDeleted: async (db, event) => {
     const { datasetId } = event.data as Extract<DatasetEvent, { type: 'DatasetDeleted' }>['data'];
+    await removeRunTraces(db, 'dataset_id', datasetId);
     await db.deleteFrom('data_sources').where('dataset_id', '=', datasetId).execute();
+  },
+  SyncJobRequested: async (db, event) => {
+    const { jobId, sourceId, datasetId, organizationId, priority, trigger, at } = event.data as Data<'SyncJobRequested'>;
+    await db
+      .insertInto('sync_jobs')
+      .values({ job_id: jobId, source_id: sourceId, dataset_id: datasetId, organization_id: organizationId, status: 'pending', priority, trigger, created_at: at })
+      .execute();
+  },
+  SyncJobClaimed: async (db, event) => {
+    const { jobId, sourceId, datasetId, organizationId, workerId, logId, at } = event.data as Data<'SyncJobClaimed'>;
+    await db.updateTable('sync_jobs').set({ status: 'processing', worker_id: workerId, locked_at: at, started_at: at, log_id: logId }).where('job_id', '=', jobId).execute();
+    await db.insertInto('sync_logs').values({ log_id: logId, job_id: jobId, source_id: sourceId, dataset_id: datasetId, organization_id: organizationId, status: 'running', started_at: at }).execute();
+  },
+  SyncJobReleased: async (db, event) => {
+    const { jobId, workerId, reason, at } = event.data as Data<'SyncJobReleased'>;
+    const job = await db.selectFrom('sync_jobs').select('log_id').where('job_id', '=', jobId).executeTakeFirst();
+    // The abandoned run's log ends here; the next claim starts a log of its own.
+    if (job?.log_id) await finishLog(db, job.log_id, 'failed', at, null);
+    await db
+      .updateTable('sync_jobs')
+      .set((eb) => ({ status: 'pending', worker_id: null, locked_at: null, started_at: null, retries: reason === 'retry' ? eb('retries', '+', 1) : eb.ref('retries') }))
+      .where('job_id', '=', jobId)
+      .execute();
+    // Only the silent worker's beat: the next worker may already be beating for the same job.
+    await db.deleteFrom('sync_heartbeats').where('job_id', '=', jobId).where('worker_id', '=', workerId).execute();
+  },
+  SyncJobCompleted: async (db, event) => {
+    const { jobId, sourceId, logId, stats, at } = event.data as Data<'SyncJobCompleted'>;
+    await db.updateTable('sync_jobs').set({ status: 'completed', completed_at: at, stats: JSON.stringify(stats), log_id: logId }).where('job_id', '=', jobId).execute();
+    await finishLog(db, logId, 'completed', at, stats);
+    await db.updateTable('data_sources').set({ sync_previous: at, updated_at: at, last_stats: JSON.stringify(stats) }).where('source_id', '=', sourceId).execute();
+    await db.deleteFrom('sync_heartbeats').where('job_id', '=', jobId).execute();
+  },
+  SyncJobFailed: async (db, event) => {
+    const { jobId, sourceId, logId, error, stats, at } = event.data as Data<'SyncJobFailed'>;
+    await db
+      .updateTable('sync_jobs')
+      .set({ status: 'failed', completed_at: at, error, stats: stats === null ? null : JSON.stringify(stats), log_id: logId })
+      .where('job_id', '=', jobId)
+      .execute();
+    // Only a run that started has counters to show; a job refused before it started leaves lastStats alone.
+    if (logId) {
+      await finishLog(db, logId, 'failed', at, stats);
+      if (stats) await db.updateTable('data_sources').set({ last_stats: JSON.stringify(stats) }).where('source_id', '=', sourceId).execute();
+    }
+    await db.deleteFrom('sync_heartbeats').where('job_id', '=', jobId).execute();
+  },
+  SyncJobCancelled: async (db, event) => {
+    const { jobId, error, at } = event.data as Data<'SyncJobCancelled'>;
+    await db.updateTable('sync_jobs').set({ status: 'failed', completed_at: at, error }).where('job_id', '=', jobId).execute();
   },
 });

@@ -16,14 +16,19 @@ export interface WorkerContext {
   objects: ObjectStore;
   logger: Logger;
   config: Config;
+  /**
+   * Aborted when the workers are abandoned rather than stopped (a test standing in for a killed
+   * process): long work stops where it is and writes nothing more.
+   */
+  halt: AbortSignal;
 }
 
 export interface WorkerDefinition<T = unknown> {
   role: WorkerRole;
-  /** Queue subject the worker consumes. */
+  /** Names the worker in logs; also the queue subject it consumes when it has a handler. */
   subject: string;
-  /** Builds the handler once the stores are open. */
-  handler(context: WorkerContext): JobHandler<T>;
+  /** Builds the handler once the stores are open; absent for a worker that only does background work. */
+  handler?(context: WorkerContext): JobHandler<T>;
   /** Consumer settings; a function when they need the stores (a dead-letter handler that records the failure). */
   options?: ConsumeOptions<T> | ((context: WorkerContext) => ConsumeOptions<T>);
   /** Work the role does besides consuming (a sweep re-deriving lost messages); stopped before the consumer. */

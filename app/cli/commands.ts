@@ -15,21 +15,10 @@ import { allProjectors } from '../../projections/index.js';
 import { migrate } from '../../projections/migrations.js';
 import { getOrganization, getOrganizationAccount } from '../../projections/queries/organizations.js';
 import type { Platform } from '../platform.js';
+import { UsageError, type CommandSpec } from './spec.js';
+import { syncCommands } from './sync-commands.js';
 
-export interface CommandSpec {
-  /** Words that name the command, e.g. ['org', 'create']. */
-  words: string[];
-  usage: string;
-  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
-  /** At most this many words after the command words. */
-  maxArguments?: number;
-  run(platform: Platform, values: Record<string, unknown>, args: string[]): Promise<Record<string, unknown>>;
-  text(result: Record<string, any>): string;
-}
-
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError, type CommandSpec } from './spec.js';
 
 const operator = (): CommandMeta => ({
   now: new Date().toISOString(),
@@ -244,6 +233,7 @@ export const commands: CommandSpec[] = [
     },
     text: (r) => `${r.resource} for ${r.organizationId}: ${JSON.stringify(r.entry)}`,
   },
+  ...syncCommands,
 ];
 
 const settle = async (platform: Platform, result: { position: Position | null }, projections: string[]): Promise<void> => {

@@ -11,7 +11,7 @@ export type ItemCommand =
   | { type: 'RecordProcessed'; data: Omit<ItemProcessed['data'], 'at' | 'status'> & { autoPublish: boolean } }
   | { type: 'RecordCommerceUpdate'; data: Omit<ItemCommerceUpdated['data'], 'at'> }
   | { type: 'RecordFailure'; data: Ids & { queueVersion: number; reason: string; attempts: number } }
-  | { type: 'SetItemStatus'; data: Ids & { status: ItemStatus } };
+  | { type: 'SetItemStatus'; data: Ids & { status: ItemStatus; sourceId?: string } };
 
 export class ItemNotFound extends NotFound {
   constructor(readonly itemId: string) {

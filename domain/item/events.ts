@@ -31,6 +31,8 @@ export interface ItemQueued {
     /** Fingerprints of what labelling reads and of prices/stock/variants: how the next upload is classified. */
     contentHash: string;
     commerceHash: string;
+    /** The data source whose sync queued it; absent for uploads. A sync archives only its own items. */
+    sourceId?: string;
     at: string;
   };
 }
@@ -76,7 +78,15 @@ export interface ItemFailed {
 
 export interface ItemStatusChanged {
   type: 'ItemStatusChanged';
-  data: { itemId: string; datasetId: string; organizationId: string; status: ItemStatus; at: string };
+  data: {
+    itemId: string;
+    datasetId: string;
+    organizationId: string;
+    status: ItemStatus;
+    /** Set when a sync changed it: archived because its sku left that source's store, or back when it returned. */
+    sourceId?: string;
+    at: string;
+  };
 }
 
 export type ItemEvent = ItemQueued | ItemProcessingStarted | ItemProcessed | ItemCommerceUpdated | ItemFailed | ItemStatusChanged;

@@ -1,4 +1,20 @@
-import type { SourceEvent, SourceSettings, SourceType } from './events.js';
+import type { SourceEvent, SourceSettings, SourceType, SyncStats, SyncTrigger } from './events.js';
+
+export type SyncJobStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+export interface SyncJobState {
+  jobId: string;
+  status: SyncJobStatus;
+  priority: number;
+  trigger: SyncTrigger;
+  createdAt: string;
+  workerId: string | null;
+  logId: string | null;
+  completedAt: string | null;
+  stats: SyncStats | null;
+  /** Runs given back for another try after an error; heartbeat recovery does not count. */
+  retries: number;
+}
 
 export interface Source extends SourceSettings {
   sourceId: string;
@@ -7,6 +23,11 @@ export interface Source extends SourceSettings {
   sourceType: SourceType;
   createdAt: string;
   updatedAt: string;
+  /** Finish time of the last successful sync. */
+  syncPrevious: string | null;
+  /** The pending or processing job, if any: there is never more than one. */
+  openJobId: string | null;
+  jobs: Record<string, SyncJobState>;
 }
 
 /** null: never created; `deleted`: gone for good. */
@@ -16,17 +37,56 @@ export const initialState: SourceState = null;
 
 export const liveSource = (state: SourceState): Source | null => (state && !('deleted' in state) ? state : null);
 
+/** Finished jobs are deleted this long after completion (document 1, Limits). */
+export const SYNC_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A finished job past its retention no longer exists, whether or not the sweep has removed its row yet. */
+export const jobVisible = (job: SyncJobState, now: string): boolean => job.completedAt === null || Date.parse(job.completedAt) + SYNC_JOB_RETENTION_MS > Date.parse(now);
+
+const withJob = (source: Source, jobId: string, change: Partial<SyncJobState>, updatedAt = source.updatedAt): Source => {
+  const job = source.jobs[jobId];
+  if (!job) return source;
+  const next = { ...job, ...change };
+  const open = next.status === 'pending' || next.status === 'processing';
+  return { ...source, updatedAt, jobs: { ...source.jobs, [jobId]: next }, openJobId: open ? jobId : source.openJobId === jobId ? null : source.openJobId };
+};
+
 export const evolve = (state: SourceState, event: SourceEvent): SourceState => {
   const source = liveSource(state);
   switch (event.type) {
     case 'SourceCreated': {
       const { at, ...rest } = event.data;
-      return { ...rest, createdAt: at, updatedAt: at };
+      return { ...rest, createdAt: at, updatedAt: at, syncPrevious: null, openJobId: null, jobs: {} };
     }
     case 'SourceUpdated':
       return source && { ...source, ...event.data.changes, updatedAt: event.data.at };
     case 'SourceDeleted':
       return { deleted: true, sourceId: event.data.sourceId };
+    case 'SyncJobRequested': {
+      if (!source) return state;
+      const { jobId, priority, trigger, at } = event.data;
+      const job: SyncJobState = { jobId, status: 'pending', priority, trigger, createdAt: at, workerId: null, logId: null, completedAt: null, stats: null, retries: 0 };
+      return { ...source, jobs: { ...source.jobs, [jobId]: job }, openJobId: jobId };
+    }
+    case 'SyncJobClaimed':
+      return source && withJob(source, event.data.jobId, { status: 'processing', workerId: event.data.workerId, logId: event.data.logId });
+    case 'SyncJobReleased': {
+      if (!source) return state;
+      const retries = (source.jobs[event.data.jobId]?.retries ?? 0) + (event.data.reason === 'retry' ? 1 : 0);
+      return withJob(source, event.data.jobId, { status: 'pending', workerId: null, retries });
+    }
+    case 'SyncJobCompleted': {
+      if (!source) return state;
+      const { jobId, logId, stats, at } = event.data;
+      // A successful run moves the schedule on; document 1 counts that as an update of the source.
+      return { ...withJob(source, jobId, { status: 'completed', logId, stats, completedAt: at }, at), syncPrevious: at };
+    }
+    case 'SyncJobFailed': {
+      const { jobId, logId, stats, at } = event.data;
+      return source && withJob(source, jobId, { status: 'failed', logId, stats, completedAt: at });
+    }
+    case 'SyncJobCancelled':
+      return source && withJob(source, event.data.jobId, { status: 'failed', completedAt: event.data.at });
     default: {
       const unknown: never = event;
       return unknown;

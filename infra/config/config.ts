@@ -59,6 +59,9 @@ const environment = z.object({
   BASE_URL: optional(url(['http', 'https'], 'https://stylist.example.com')),
   TRUST_PROXY: boolean(false),
   LOG_LEVEL: z.preprocess((v) => v || 'info', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'must be one of fatal, error, warn, info, debug, trace, silent' })),
+  SYNC_HEARTBEAT_TIMEOUT_SECONDS: integer(1200, 2, 86_400),
+  SYNC_SCHEDULER_INTERVAL_SECONDS: integer(30, 1, 3_600),
+  SYNC_CONCURRENCY: integer(1, 1, 16),
 });
 
 export type Environment = z.infer<typeof environment>;
@@ -79,6 +82,14 @@ export interface Config {
   baseUrl: string;
   trustProxy: boolean;
   logLevel: Environment['LOG_LEVEL'];
+  sync: {
+    /** A processing job whose worker is silent this long goes back to pending (document 1: 20 minutes). */
+    heartbeatTimeoutMs: number;
+    /** How often the scheduler looks for due sources, stale jobs and expired jobs. */
+    schedulerIntervalMs: number;
+    /** Sync jobs one process runs at once. */
+    concurrency: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -131,6 +142,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseUrl: (e.BASE_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    sync: { heartbeatTimeoutMs: e.SYNC_HEARTBEAT_TIMEOUT_SECONDS * 1000, schedulerIntervalMs: e.SYNC_SCHEDULER_INTERVAL_SECONDS * 1000, concurrency: e.SYNC_CONCURRENCY },
   };
 }
 

@@ -9,6 +9,7 @@ import * as idempotency from './0005_idempotency.js';
 import * as widgetPresets from './0006_widget_presets.js';
 import * as catalogue from './0007_catalogue.js';
 import * as sources from './0008_sources.js';
+import * as sync from './0009_sync.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -19,4 +20,5 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0006_widget_presets': widgetPresets,
   '0007_catalogue': catalogue,
   '0008_sources': sources,
+  '0009_sync': sync,
 };

@@ -1,5 +1,6 @@
 // Reads of the datasets read model: the full record, DatasetDetail, summaries with counts,
 // detect and available genders. Every query is scoped by organization.
+import { SYNC_JOB_RETENTION_MS } from '../../domain/source/state.js';
 import { sql, type Kysely } from 'kysely';
 import type { DatasetConfig } from '../../domain/dataset/events.js';
 import type { DatasetStatus } from '../../domain/dataset/state.js';
@@ -210,6 +211,13 @@ export async function deletionCounts(db: Kysely<any>, organizationId: string, da
     .where('dataset_id', '=', datasetId)
     .executeTakeFirstOrThrow();
   const sources = await db.selectFrom('data_sources').select((eb) => eb.fn.countAll().as('n')).where('organization_id', '=', organizationId).where('dataset_id', '=', datasetId).executeTakeFirstOrThrow();
-  // Sync jobs arrive with the sync worker; until then there are none to count.
-  return { itemsDeletedCount: Number(row.items), queuedDeletedCount: Number(row.queued), sourcesDeletedCount: Number(sources.n), syncJobsDeletedCount: 0 };
+  // Every job of its sources goes with the dataset (finished ones past retention are already gone).
+  const jobs = await db
+    .selectFrom('sync_jobs')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('dataset_id', '=', datasetId)
+    .where((eb) => eb.or([eb('completed_at', 'is', null), eb('completed_at', '>', new Date(Date.now() - SYNC_JOB_RETENTION_MS))]))
+    .executeTakeFirstOrThrow();
+  return { itemsDeletedCount: Number(row.items), queuedDeletedCount: Number(row.queued), sourcesDeletedCount: Number(sources.n), syncJobsDeletedCount: Number(jobs.n) };
 }

@@ -1,15 +1,7 @@
 // Reads of data sources, scoped by organization and dataset.
 import type { Kysely } from 'kysely';
-import { isUuid, iso } from './rows.js';
-
-
-export interface SyncStats {
-  retrieved: number;
-  added: number;
-  updated: number;
-  archived: number;
-  failed: number;
-}
+import { isUuid, iso, json } from './rows.js';
+import { NO_SYNC_STATS, type SyncStats } from '../../domain/source/events.js';
 
 /** Document 1's DataSource; `lastStats` only on lists. */
 export interface DataSource {
@@ -46,16 +38,14 @@ export async function getSource(db: Kysely<any>, organizationId: string, dataset
   return row ? sourceOf(row) : null;
 }
 
-const NO_STATS: SyncStats = { retrieved: 0, added: 0, updated: 0, archived: 0, failed: 0 };
-
-/** Newest first, each with the stats of its last finished run (all zeros until sync jobs exist). */
+/** Newest first, each with the counters of its last finished run (all zeros until one finishes). */
 export async function listSources(db: Kysely<any>, organizationId: string, datasetId: string, page: number, limit: number): Promise<{ sources: DataSource[]; total: number }> {
   if (![organizationId, datasetId].every(isUuid)) return { sources: [], total: 0 };
   const [rows, total] = await Promise.all([
     sourcesOf(db, organizationId, datasetId).selectAll('s').select('d.status as dataset_status').orderBy('s.created_at', 'desc').orderBy('s.sequence', 'desc').limit(limit).offset((page - 1) * limit).execute(),
     sourcesOf(db, organizationId, datasetId).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { total: Number(total.n), sources: rows.map((row) => ({ ...sourceOf(row), sync: { ...sourceOf(row).sync, lastStats: { ...NO_STATS } } })) };
+  return { total: Number(total.n), sources: rows.map((row) => ({ ...sourceOf(row), sync: { ...sourceOf(row).sync, lastStats: row.last_stats === null ? { ...NO_SYNC_STATS } : json<SyncStats>(row.last_stats) } })) };
 }
 
 export async function countSources(db: Kysely<any>, organizationId: string, datasetId: string): Promise<number> {

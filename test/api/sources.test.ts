@@ -83,11 +83,12 @@ t.test('a source of another dataset is not found; delete answers its counts; del
   const source = await create();
   const otherDataset = (await call('POST', '/v1/datasets', { name: 'Other' })).json().datasetId;
   t.same((await call('DELETE', `/v1/datasets/${otherDataset}/sources/${source.sourceId}`)).json(), { error: 'Data source not found or access denied' });
-  t.same((await call('DELETE', `/v1/datasets/${datasetId}/sources/${source.sourceId}`)).json(), { success: true, deletedLogs: 0, deletedJobs: 0 });
+  // An active source gets its first sync job at once; no worker runs here, so no log exists yet.
+  t.same((await call('DELETE', `/v1/datasets/${datasetId}/sources/${source.sourceId}`)).json(), { success: true, deletedLogs: 0, deletedJobs: 1 });
   t.equal((await call('DELETE', `/v1/datasets/${datasetId}/sources/${source.sourceId}`)).statusCode, 404);
   await create();
-  await create({ endpoint: 'https://two.example.com' });
-  t.match((await call('DELETE', `/v1/datasets/${datasetId}`)).json(), { sourcesDeletedCount: 2 });
+  await create({ endpoint: 'https://two.example.com', status: 'inactive' });
+  t.match((await call('DELETE', `/v1/datasets/${datasetId}`)).json(), { sourcesDeletedCount: 2, syncJobsDeletedCount: 1 });
 });
 
 t.test('archiving the dataset switches its sources off; activating brings them back', async (t) => {

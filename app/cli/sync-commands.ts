@@ -1,0 +1,142 @@
+// Operator commands for store sync: connect a store, list sources, start a sync, watch it
+// (status, progress and the latest log entries) and cancel a pending one. They run the same
+// commands as the HTTP API; the organization is named with --org as the CLI has no key.
+import { randomUUID } from 'node:crypto';
+import { createSource } from '../../commands/sources.js';
+import { cancelSyncJob, requestSyncJob } from '../../commands/sync-jobs.js';
+import { NotFound } from '../../domain/errors.js';
+import type { CommandMeta } from '../../domain/metadata.js';
+import { DEFAULT_SYNC_PERIOD, endpointField, SourceNotActive, syncPeriodField } from '../../domain/source/index.js';
+import type { Position } from '../../infra/eventstore/port.js';
+import { getDataset } from '../../projections/queries/datasets.js';
+import { getSource, listSources } from '../../projections/queries/sources.js';
+import { getSyncJob, listSyncJobs, listSyncLogs, type SyncJob } from '../../projections/queries/sync.js';
+import type { Platform } from '../platform.js';
+import { UsageError, type CommandSpec } from './spec.js';
+
+const PROJECTIONS = ['data_sources'];
+
+const operator = (): CommandMeta => ({ now: new Date().toISOString(), actor: { kind: 'system', id: 'cli' }, correlationId: randomUUID() });
+
+const text = (values: Record<string, unknown>, name: string): string => {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value.trim();
+};
+
+const settle = async (platform: Platform, position: Position | null) => {
+  if (position) await platform.projections.waitFor(position, PROJECTIONS);
+};
+
+const sourceIds = async (platform: Platform, values: Record<string, unknown>) => {
+  const ids = { organizationId: text(values, 'org'), datasetId: text(values, 'dataset'), sourceId: text(values, 'source') };
+  if (!(await getSource(platform.database.db, ids.organizationId, ids.datasetId, ids.sourceId))) throw new NotFound(`Data source not found: ${ids.sourceId}`);
+  return ids;
+};
+
+const jobLine = (job: SyncJob): string => {
+  const stats = job.result.stats;
+  const counts = stats ? ` retrieved ${stats.retrieved}, added ${stats.added}, updated ${stats.updated}, archived ${stats.archived}, failed ${stats.failed}` : '';
+  return `${job.jobId}  ${job.status.padEnd(10)} ${job.createdAt}${counts}${job.result.error ? `  error: ${job.result.error}` : ''}`;
+};
+
+const ids = { org: { type: 'string' }, dataset: { type: 'string' }, source: { type: 'string' } } as const;
+
+export const syncCommands: CommandSpec[] = [
+  {
+    words: ['source', 'add'],
+    usage: 'stylist source add --org ID --dataset ID --endpoint URL [--period MINUTES] [--inactive]',
+    options: { org: { type: 'string' }, dataset: { type: 'string' }, endpoint: { type: 'string' }, period: { type: 'string' }, inactive: { type: 'boolean' } },
+    run: async (platform, values) => {
+      const organizationId = text(values, 'org');
+      const datasetId = text(values, 'dataset');
+      if (!(await getDataset(platform.database.db, organizationId, datasetId))) throw new NotFound('Dataset not found for this organization.');
+      const endpoint = endpointField.safeParse(text(values, 'endpoint'));
+      if (!endpoint.success) throw new UsageError(endpoint.error.issues[0]!.message);
+      const period = values.period === undefined ? { success: true as const, data: DEFAULT_SYNC_PERIOD } : syncPeriodField.safeParse(values.period);
+      if (!period.success) throw new UsageError(period.error.issues[0]!.message);
+      const status = values.inactive === true ? 'inactive' : 'active';
+      const { sourceId, position } = await createSource({ store: platform.eventStore, queue: platform.queue }, { organizationId, datasetId, endpoint: endpoint.data, syncPeriod: period.data, status }, operator());
+      await settle(platform, position);
+      const { jobs } = await listSyncJobs(platform.database.db, { organizationId, datasetId, sourceId }, 1);
+      return { sourceId, endpoint: endpoint.data, syncPeriod: period.data, status, firstJobId: jobs[0]?.jobId ?? null };
+    },
+    text: (r) => `source ${r.sourceId} reads ${r.endpoint}${r.firstJobId ? `; first sync ${r.firstJobId} queued` : ''}`,
+  },
+  {
+    words: ['source', 'list'],
+    usage: 'stylist source list --org ID --dataset ID',
+    options: { org: { type: 'string' }, dataset: { type: 'string' } },
+    run: async (platform, values) => {
+      const { sources, total } = await listSources(platform.database.db, text(values, 'org'), text(values, 'dataset'), 1, 100);
+      return { sources, total };
+    },
+    text: (r) =>
+      (r.sources as Array<{ sourceId: string; status: string; config: { endpoint: string }; sync: { period: number; previous: string | null } }>)
+        .map((s) => `${s.sourceId}  ${s.status.padEnd(8)} every ${s.sync.period || 'never'}${s.sync.period ? ' min' : ''}  last ${s.sync.previous ?? 'never'}  ${s.config.endpoint}`)
+        .join('\n') || 'no sources',
+  },
+  {
+    words: ['sync', 'start'],
+    usage: 'stylist sync start --org ID --dataset ID --source ID',
+    options: { ...ids },
+    run: async (platform, values) => {
+      const source = await sourceIds(platform, values);
+      const dataset = await getDataset(platform.database.db, source.organizationId, source.datasetId);
+      if (dataset?.status === 'archived') throw new SourceNotActive();
+      const { job, existing, position } = await requestSyncJob({ store: platform.eventStore, queue: platform.queue }, source, 'manual', operator());
+      await settle(platform, position);
+      return { jobId: job.jobId, status: job.status, existing };
+    },
+    text: (r) => (r.existing ? `sync ${r.jobId} is already ${r.status}` : `sync ${r.jobId} queued`),
+  },
+  {
+    words: ['sync', 'status'],
+    usage: 'stylist sync status --org ID --dataset ID --source ID [--job ID]',
+    options: { ...ids, job: { type: 'string' } },
+    run: async (platform, values) => {
+      const source = await sourceIds(platform, values);
+      const db = platform.database.db;
+      const job = typeof values.job === 'string' ? await getSyncJob(db, source, values.job) : ((await listSyncJobs(db, source, 1)).jobs[0] ?? null);
+      if (!job && typeof values.job === 'string') throw new NotFound('Sync job not found');
+      const progress = job?.status === 'processing' ? await db.selectFrom('sync_heartbeats').select(['progress', 'beat_at']).where('job_id', '=', job.jobId).executeTakeFirst() : undefined;
+      const { logs } = await listSyncLogs(db, source, 1, 10);
+      const log = job?.logId ? (logs.find((l) => l.logId === job.logId) ?? null) : null;
+      return {
+        job,
+        progress: progress ? { ...(typeof progress.progress === 'string' ? JSON.parse(progress.progress) : progress.progress), beatAt: new Date(progress.beat_at).toISOString() } : null,
+        log,
+      };
+    },
+    text: (r) => {
+      if (!r.job) return 'no sync jobs yet';
+      const lines = [jobLine(r.job)];
+      if (r.progress) lines.push(`progress: ${JSON.stringify(r.progress)}`);
+      for (const entry of (r.log?.entries ?? []).slice(-15)) lines.push(`  ${entry.at} ${entry.level.padEnd(5)} ${entry.sku ? `[${entry.sku}] ` : ''}${entry.message}`);
+      return lines.join('\n');
+    },
+  },
+  {
+    words: ['sync', 'jobs'],
+    usage: 'stylist sync jobs --org ID --dataset ID --source ID',
+    options: { ...ids },
+    run: async (platform, values) => {
+      const source = await sourceIds(platform, values);
+      return listSyncJobs(platform.database.db, source, 100);
+    },
+    text: (r) => (r.jobs as SyncJob[]).map(jobLine).join('\n') || 'no sync jobs',
+  },
+  {
+    words: ['sync', 'cancel'],
+    usage: 'stylist sync cancel --org ID --dataset ID --source ID --job ID',
+    options: { ...ids, job: { type: 'string' } },
+    run: async (platform, values) => {
+      const source = await sourceIds(platform, values);
+      const jobId = text(values, 'job');
+      const { position } = await cancelSyncJob(platform.eventStore, { ...source, jobId }, operator());
+      await settle(platform, position);
+      return { jobId, cancelled: true };
+    },
+    text: (r) => `sync ${r.jobId} cancelled`,
+  },
+];

@@ -1,0 +1,48 @@
+// The sync role: a consumer of `sync.jobs` that runs one store sync per message (SYNC_CONCURRENCY at
+// once per process), and the scheduler role: automatic syncs, recovery of jobs whose worker fell
+// silent, and the purge of finished jobs, in one process at a time.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { SYNC_SUBJECT, syncMessage, type SyncMessage } from '../../commands/sync-jobs.js';
+import type { WorkerDefinition } from '../worker.js';
+import { handleSyncMessage } from './run-sync.js';
+import { startSyncScheduler } from './scheduler.js';
+
+export const syncWorker: WorkerDefinition<SyncMessage> = {
+  role: 'sync',
+  subject: SYNC_SUBJECT,
+  handler(context) {
+    // Shown on the job as worker.workerId: which host and process ran it.
+    const workerId = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+    return async (job) => {
+      const outcome = await handleSyncMessage(
+        {
+          eventStore: context.eventStore,
+          db: context.database.db,
+          queue: context.queue,
+          logger: context.logger,
+          workerId,
+          heartbeatTimeoutMs: context.config.sync.heartbeatTimeoutMs,
+          halt: context.halt,
+          working: () => job.working(),
+        },
+        job.payload,
+      );
+      context.logger.debug({ jobId: job.payload.jobId, outcome }, 'sync message handled');
+    };
+  },
+  options: (context) => ({
+    parse: (payload) => syncMessage.parse(payload),
+    concurrency: context.config.sync.concurrency,
+    // The run beats (and extends the message) at least every 30 s.
+    ackWaitMs: 90_000,
+    retryDelayMs: 5_000,
+    maxDeliver: 5,
+  }),
+};
+
+export const syncScheduler: WorkerDefinition = {
+  role: 'scheduler',
+  subject: 'sync.scheduler',
+  background: (context) => startSyncScheduler(context),
+};

@@ -1,0 +1,302 @@
+// One sync run (document 1, Sync job): claim the job, fetch the store's whole feed, diff it against
+// the dataset by sku, queue what is new or changed, archive what left, and record the outcome on
+// the source's stream. The worker heart-beats while it runs; if it falls silent the scheduler hands
+// the job to another worker, and this one notices at its next beat and stops without writing more.
+// Nothing changes in the catalogue until the whole feed is read: a run that fails while fetching
+// leaves the dataset as it was.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { appendQueued, parseEntries } from '../../commands/items.js';
+import { handleCommand, readKnown } from '../../commands/handle.js';
+import { runSourceCommand, type SyncMessage } from '../../commands/sync-jobs.js';
+import { itemDecider, type ItemStatus } from '../../domain/item/index.js';
+import type { CommandMeta } from '../../domain/metadata.js';
+import { diffCatalogue, liveSource, NO_SYNC_STATS, sourceDecider, sourceStream, SyncClaimLost, type StoredItem, type SyncStats } from '../../domain/source/index.js';
+import type { EventStore } from '../../infra/eventstore/port.js';
+import type { WorkQueue } from '../../infra/queue/port.js';
+import { getDataset } from '../../projections/queries/datasets.js';
+import { pendingJobs, type JobRef } from '../../projections/queries/sync.js';
+import { fetchStoreFeed, FeedError, type FeedOptions, type FeedResult } from './store-feed.js';
+import { SyncLogWriter } from './sync-log.js';
+
+export interface SyncDeps {
+  eventStore: EventStore;
+  db: Kysely<any>;
+  queue: WorkQueue;
+  logger: Logger;
+  workerId: string;
+  heartbeatTimeoutMs: number;
+  /** Aborted when the process is going away for good: stop at once, write nothing more. */
+  halt?: AbortSignal;
+  /** Overrides for the feed fetcher (tests shorten back-off). */
+  feed?: Partial<FeedOptions>;
+  /** Called with every beat: the queue message is still being worked on. */
+  working?: () => Promise<void>;
+}
+
+export type SyncOutcome = 'completed' | 'failed' | 'nothing-to-do';
+
+/** Items queued per round of appends. */
+const QUEUE_CHUNK = 500;
+/** Status changes (archive, return) made at once. */
+const STATUS_CONCURRENCY = 8;
+/** Runs retried after an internal error (the event store or database unreachable) before the job fails. */
+export const MAX_RUN_RETRIES = 2;
+
+/**
+ * The message names a job, but claiming follows document 1's order (highest priority, then
+ * oldest): the best pending job is tried first, then the message's own. Every pending job has a
+ * message of its own, so a job taken out of turn leaves its message for the one passed over.
+ */
+export async function handleSyncMessage(deps: SyncDeps, message: SyncMessage): Promise<SyncOutcome> {
+  const candidates = await pendingJobs(deps.db, 3);
+  if (!candidates.some((job) => job.jobId === message.jobId)) candidates.push(message);
+  for (const candidate of candidates) {
+    const outcome = await runJob(deps, candidate);
+    if (outcome !== 'nothing-to-do') return outcome;
+  }
+  return 'nothing-to-do';
+}
+
+const zeroStats = (): SyncStats => ({ ...NO_SYNC_STATS });
+
+export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> {
+  const { jobId, sourceId, datasetId, organizationId } = ref;
+  const ids = { sourceId, datasetId, organizationId };
+  const known = await readKnown(deps.eventStore, sourceDecider, sourceStream(sourceId));
+  const source = liveSource(known.state);
+  // A deleted source took its jobs with it.
+  if (!source || source.organizationId !== organizationId || source.jobs[jobId]?.status !== 'pending') return 'nothing-to-do';
+  const logId = randomUUID();
+  const meta = (): CommandMeta => ({ now: new Date().toISOString(), actor: { kind: 'source', id: sourceId }, correlationId: logId });
+
+  const dataset = await getDataset(deps.db, organizationId, datasetId);
+  if (!dataset || dataset.status === 'archived') {
+    const error = dataset ? 'The dataset is archived; activate it to sync.' : 'The dataset no longer exists.';
+    const { events } = await runSourceCommand(deps.eventStore, { type: 'FailSyncJob', data: { ...ids, jobId, workerId: null, error, stats: null } }, meta());
+    return events.length ? 'failed' : 'nothing-to-do';
+  }
+
+  const claimed = await runSourceCommand(deps.eventStore, { type: 'ClaimSyncJob', data: { ...ids, jobId, workerId: deps.workerId, logId } }, meta());
+  if (!claimed.events.length) return 'nothing-to-do';
+  const retries = liveSource(claimed.state)?.jobs[jobId]?.retries ?? 0;
+
+  const heartbeat = new Heartbeat(deps, jobId);
+  await heartbeat.start();
+  const log = new SyncLogWriter(deps.db, logId);
+  const run = new SyncRun(deps, ids, jobId, source.endpoint, log, heartbeat, meta);
+  try {
+    const stats = await run.execute();
+    if (heartbeat.signal.aborted) throw heartbeat.signal.reason;
+    await runSourceCommand(deps.eventStore, { type: 'CompleteSyncJob', data: { ...ids, jobId, workerId: deps.workerId, stats } }, meta());
+    deps.logger.info({ jobId, sourceId, stats }, 'sync completed');
+    return 'completed';
+  } catch (error) {
+    if (heartbeat.signal.aborted) {
+      deps.logger.warn({ jobId, sourceId, reason: String(heartbeat.signal.reason) }, 'sync stopped: this worker no longer holds the job');
+      throw heartbeat.signal.reason;
+    }
+    if (error instanceof RunFailure) {
+      log.add('error', error.message);
+      await log.close();
+      await runSourceCommand(deps.eventStore, { type: 'FailSyncJob', data: { ...ids, jobId, workerId: deps.workerId, error: error.message, stats: error.stats } }, meta());
+      deps.logger.warn({ jobId, sourceId, error: error.message }, 'sync failed');
+      return 'failed';
+    }
+    // Not the store's fault (the database or event store went away): try the run again a couple of times.
+    const reason = error instanceof Error ? error.message : String(error);
+    deps.logger.error({ jobId, sourceId, err: error }, 'sync run broke');
+    log.add('error', `The run stopped on an internal error: ${reason}`);
+    await log.close().catch(() => undefined);
+    if (retries < MAX_RUN_RETRIES) {
+      await runSourceCommand(deps.eventStore, { type: 'ReleaseSyncJob', data: { ...ids, jobId, workerId: deps.workerId, reason: 'retry' } }, meta());
+      throw error;
+    }
+    await runSourceCommand(deps.eventStore, { type: 'FailSyncJob', data: { ...ids, jobId, workerId: deps.workerId, error: `Sync stopped by an internal error: ${reason}`, stats: run.stats } }, meta());
+    return 'failed';
+  } finally {
+    heartbeat.stop();
+  }
+}
+
+/** The run failed for a reason the merchant should read (the store's answers, an empty store). */
+class RunFailure extends Error {
+  constructor(
+    message: string,
+    readonly stats: SyncStats,
+  ) {
+    super(message);
+  }
+}
+
+class SyncRun {
+  readonly stats: SyncStats = zeroStats();
+
+  constructor(
+    private readonly deps: SyncDeps,
+    private readonly ids: { sourceId: string; datasetId: string; organizationId: string },
+    private readonly jobId: string,
+    private readonly endpoint: string,
+    private readonly log: SyncLogWriter,
+    private readonly heartbeat: Heartbeat,
+    private readonly meta: () => CommandMeta,
+  ) {}
+
+  async execute(): Promise<SyncStats> {
+    const started = performance.now();
+    const { sourceId, datasetId } = this.ids;
+    this.log.add('info', `Sync started on worker ${this.deps.workerId}: reading ${this.endpoint}`);
+    await this.log.flush();
+
+    const feed = await this.fetch();
+    this.stats.retrieved = feed.retrieved;
+    const fetchedIn = seconds(started);
+    this.log.add('info', `Read ${feed.retrieved} products in ${feed.pages} pages (${fetchedIn} s)${feed.repeated ? `; ${feed.repeated} repeated products dropped` : ''}.`);
+    if (feed.retrieved === 0) throw new RunFailure('The store returned no products, so nothing was changed. Check the endpoint, or whether the store is empty.', this.stats);
+
+    const { listings, failures } = parseEntries('products', feed.products, new URL(this.endpoint).origin);
+    for (const failure of failures) this.log.add('error', `Product ${failure.sku ?? `#${failure.index + 1}`} was not imported: ${failure.error}`, failure.sku);
+    this.stats.failed = failures.length;
+
+    const stored = await storedItems(this.deps.db, datasetId);
+    const diff = diffCatalogue(sourceId, datasetId, listings.map((entry) => entry.listing), stored, !feed.capped);
+    if (feed.capped) this.log.add('warn', `The store has more products than the ${feed.retrieved} a sync reads; nothing was archived this run.`);
+    this.heartbeat.progress = { phase: 'queueing', retrieved: feed.retrieved, toQueue: diff.queue.length };
+    await this.log.flush();
+
+    const failedNew = await this.queue(diff.queue);
+    this.stats.added = diff.added - failedNew.added;
+    this.stats.updated = diff.updated - failedNew.updated;
+    await this.setStatuses(diff.revive, 'active');
+    this.stats.archived = await this.setStatuses(diff.archive, 'archived');
+
+    this.log.add('info', `Sync finished in ${seconds(started)} s: ${this.stats.added} added, ${this.stats.updated} updated, ${this.stats.archived} archived, ${this.stats.failed} failed, ${diff.unchanged} unchanged.`);
+    await this.log.close();
+    return this.stats;
+  }
+
+  private async fetch(): Promise<FeedResult> {
+    try {
+      return await fetchStoreFeed(this.endpoint, {
+        ...this.deps.feed,
+        signal: this.heartbeat.signal,
+        onNotice: (notice) => this.log.add(notice.level, notice.message),
+        onPage: async ({ page, held }) => {
+          this.heartbeat.progress = { phase: 'fetching', pages: page, retrieved: held };
+          if (page % 20 === 0) this.log.add('info', `Read ${page} pages so far (${held} products).`);
+          await this.log.flush();
+        },
+      });
+    } catch (error) {
+      if (error instanceof FeedError) throw new RunFailure(error.message, this.stats);
+      throw error;
+    }
+  }
+
+  /** Queues in rounds; returns how many new and changed products could not be queued. */
+  private async queue(entries: ReturnType<typeof diffCatalogue>['queue']): Promise<{ added: number; updated: number }> {
+    const notQueued = { added: 0, updated: 0 };
+    for (let start = 0; start < entries.length; start += QUEUE_CHUNK) {
+      this.throwIfLost();
+      const chunk = entries.slice(start, start + QUEUE_CHUNK);
+      const { failed } = await appendQueued({ store: this.deps.eventStore, queue: this.deps.queue }, this.ids, chunk, this.meta());
+      for (const entry of chunk.filter((e) => failed.has(e.itemId))) {
+        notQueued[entry.isNew ? 'added' : 'updated']++;
+        this.stats.failed++;
+        this.log.add('error', `Product ${entry.listing.sku} could not be queued; the next sync tries again.`, entry.listing.sku);
+      }
+      this.heartbeat.progress = { phase: 'queueing', queued: start + chunk.length, toQueue: entries.length };
+    }
+    return notQueued;
+  }
+
+  /** Archives or brings back this source's items; returns how many changed. */
+  private async setStatuses(itemIds: string[], status: ItemStatus): Promise<number> {
+    let changed = 0;
+    const { sourceId, datasetId, organizationId } = this.ids;
+    for (let start = 0; start < itemIds.length; start += STATUS_CONCURRENCY) {
+      this.throwIfLost();
+      const results = await Promise.allSettled(
+        itemIds.slice(start, start + STATUS_CONCURRENCY).map((itemId) => handleCommand(this.deps.eventStore, itemDecider, { type: 'SetItemStatus', data: { itemId, datasetId, organizationId, status, sourceId } }, this.meta())),
+      );
+      results.forEach((result, i) => {
+        if (result.status === 'fulfilled') changed += result.value.events.length;
+        else this.log.add('error', `Item ${itemIds[start + i]} could not be ${status === 'archived' ? 'archived' : 'brought back'}: ${String(result.reason)}`);
+      });
+    }
+    return changed;
+  }
+
+  private throwIfLost(): void {
+    if (this.heartbeat.signal.aborted) throw this.heartbeat.signal.reason;
+  }
+}
+
+const seconds = (since: number): string => ((performance.now() - since) / 1000).toFixed(1);
+
+/** Every item of the dataset by sku: what the diff compares against. */
+async function storedItems(db: Kysely<any>, datasetId: string): Promise<Map<string, StoredItem>> {
+  const rows = await db
+    .selectFrom('catalogue_items')
+    .select(['item_id', 'sku', 'content_hash', 'commerce_hash', 'processed_at', 'status', 'source_id', 'archived_by_source'])
+    .where('dataset_id', '=', datasetId)
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.sku,
+      { itemId: row.item_id, sku: row.sku, contentHash: row.content_hash, commerceHash: row.commerce_hash, processed: row.processed_at !== null, status: row.status, sourceId: row.source_id, archivedBySource: row.archived_by_source },
+    ]),
+  );
+}
+
+/**
+ * The worker's sign of life: a row it overwrites every few seconds. Finding the row gone or taken
+ * by another worker means the job was handed on: the run stops (the signal aborts).
+ */
+class Heartbeat {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | null = null;
+  progress: Record<string, unknown> = { phase: 'starting' };
+  readonly signal: AbortSignal;
+
+  constructor(
+    private readonly deps: SyncDeps,
+    private readonly jobId: string,
+  ) {
+    this.signal = deps.halt ? AbortSignal.any([this.controller.signal, deps.halt]) : this.controller.signal;
+  }
+
+  async start(): Promise<void> {
+    const row = { job_id: this.jobId, worker_id: this.deps.workerId, beat_at: new Date(), progress: JSON.stringify(this.progress) };
+    await this.deps.db
+      .insertInto('sync_heartbeats')
+      .values(row)
+      .onConflict((c) => c.column('job_id').doUpdateSet({ worker_id: row.worker_id, beat_at: row.beat_at, progress: row.progress }))
+      .execute();
+    const every = Math.max(250, Math.min(30_000, Math.floor(this.deps.heartbeatTimeoutMs / 4)));
+    this.timer = setInterval(() => void this.beat(), every);
+  }
+
+  private async beat(): Promise<void> {
+    if (this.signal.aborted) return this.stop();
+    try {
+      const result = await this.deps.db
+        .updateTable('sync_heartbeats')
+        .set({ beat_at: new Date(), progress: JSON.stringify(this.progress) })
+        .where('job_id', '=', this.jobId)
+        .where('worker_id', '=', this.deps.workerId)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) this.controller.abort(new SyncClaimLost(this.jobId));
+      await this.deps.working?.();
+    } catch (error) {
+      // A missed beat is not fatal; silence for the whole timeout is.
+      this.deps.logger.warn({ jobId: this.jobId, err: error }, 'sync heartbeat failed');
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
