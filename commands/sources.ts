@@ -1,7 +1,7 @@
 // Data source commands: create, update, delete, each on the source's own stream.
 import { v5 as uuidv5 } from 'uuid';
 import type { CommandMeta } from '../domain/metadata.js';
-import { liveSource, sourceDecider, type SourceSettings } from '../domain/source/index.js';
+import { liveSource, sourceDecider, type Market, type SourceSettings } from '../domain/source/index.js';
 import type { EventStore } from '../infra/eventstore/port.js';
 import type { WorkQueue } from '../infra/queue/port.js';
 import { handleCommand } from './handle.js';
@@ -12,7 +12,7 @@ const SOURCE_ID_NAMESPACE = '4a2c8e1f-6b3d-4f5a-9c7e-1d0b2a3c4e5f';
 type Ids = { organizationId: string; datasetId: string };
 
 /** Creates the source; an active one gets its first sync job at once, announced to the sync workers. */
-export async function createSource(deps: { store: EventStore; queue: WorkQueue }, input: Ids & SourceSettings, meta: CommandMeta) {
+export async function createSource(deps: { store: EventStore; queue: WorkQueue }, input: Ids & SourceSettings & { markets?: Market[]; defaultMarket?: string | null }, meta: CommandMeta) {
   const sourceId = uuidv5(meta.correlationId, SOURCE_ID_NAMESPACE);
   const firstJobId = uuidv5(`${sourceId}/first-sync`, SOURCE_ID_NAMESPACE);
   const { position, state } = await handleCommand(deps.store, sourceDecider, { type: 'CreateSource', data: { ...input, sourceId, sourceType: 'shopify-api', firstJobId } }, meta);

@@ -14,6 +14,8 @@ const finishLog = (db: Kysely<any>, logId: string, status: 'completed' | 'failed
 
 /** Log entries and heartbeats are written by workers, outside any projection: removed here with their jobs. */
 const removeRunTraces = async (db: Kysely<any>, column: 'source_id' | 'dataset_id', id: string) => {
+  await db.deleteFrom('market_prices').where(column, '=', id).execute();
+  await db.deleteFrom('source_markets').where('source_id', 'in', db.selectFrom('data_sources').select('source_id').where(column, '=', id)).execute();
   await db.deleteFrom('sync_log_entries').where('log_id', 'in', db.selectFrom('sync_logs').select('log_id').where(column, '=', id)).execute();
   await db.deleteFrom('sync_heartbeats').where('job_id', 'in', db.selectFrom('sync_jobs').select('job_id').where(column, '=', id)).execute();
   await db.deleteFrom('sync_logs').where(column, '=', id).execute();
@@ -22,10 +24,22 @@ const removeRunTraces = async (db: Kysely<any>, column: 'source_id' | 'dataset_i
 
 export const dataSources = projector('data_sources', ['data_sources', 'sync_jobs', 'sync_logs'], {
   SourceCreated: async (db, event) => {
-    const { sourceId, datasetId, organizationId, sourceType, endpoint, syncPeriod, status, at } = event.data as unknown as Data<'SourceCreated'>;
+    const { sourceId, datasetId, organizationId, sourceType, endpoint, syncPeriod, status, markets, defaultMarket, at } = event.data as unknown as Data<'SourceCreated'>;
     await db
       .insertInto('data_sources')
-      .values({ source_id: sourceId, dataset_id: datasetId, organization_id: organizationId, type: sourceType, status, endpoint, sync_period: syncPeriod, created_at: at, updated_at: at })
+      .values({
+        source_id: sourceId,
+        dataset_id: datasetId,
+        organization_id: organizationId,
+        type: sourceType,
+        status,
+        endpoint,
+        sync_period: syncPeriod,
+        markets: markets?.length ? JSON.stringify(markets) : null,
+        default_market: defaultMarket ?? null,
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
   },
   SourceUpdated: async (db, event) => {

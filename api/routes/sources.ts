@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createSource, deleteSource, updateSource } from '../../commands/sources.js';
 import { cancelSyncJob, requestSyncJob } from '../../commands/sync-jobs.js';
 import { NotFound } from '../../domain/errors.js';
-import { createSourceBody, DEFAULT_SYNC_PERIOD, SourceNotActive, SourceNotFound, SyncJobNotFound, updateSourceBody } from '../../domain/source/index.js';
+import { createSourceBody, DEFAULT_SYNC_PERIOD, resolveDefaultMarket, SourceNotActive, SourceNotFound, SyncJobNotFound, updateSourceBody } from '../../domain/source/index.js';
 import { getDataset } from '../../projections/queries/datasets.js';
 import { isUuid } from '../../projections/queries/rows.js';
 import { getSource, listSources } from '../../projections/queries/sources.js';
@@ -26,7 +26,23 @@ const sourceSchema = z.object({
   type: z.literal('shopify-api'),
   status: z.enum(['active', 'inactive']),
   sync: z.object({ period: z.number().int(), previous: z.string().nullable(), lastStats: stats.optional() }),
-  config: z.object({ endpoint: z.string(), disableGenerativeAssets: z.literal(true) }),
+  config: z.object({
+    endpoint: z.string(),
+    disableGenerativeAssets: z.literal(true),
+    markets: z.array(
+      z.object({
+        handle: z.string(),
+        countries: z.array(z.string()),
+        currency: z.string(),
+        endpoint: z.string().nullable(),
+        status: z.enum(['pending', 'read', 'unread']),
+        reason: z.string().nullable(),
+        products: z.number().int(),
+        readAt: z.string().nullable(),
+      }),
+    ),
+    defaultMarket: z.string().nullable(),
+  }),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -63,10 +79,17 @@ export const sourceRoutes = (context: CatalogueContext) => (app: FastifyInstance
     async (request, reply) => {
       const { organizationId } = callerOf(request);
       const dataset = await datasetOf(organizationId, request.params.datasetId);
-      const { endpoint, syncPeriod, status } = request.body;
+      const { endpoint, syncPeriod, status, markets, defaultMarket } = request.body;
       const { sourceId, position } = await createSource(
         { store: context.eventStore, queue: context.queue },
-        { organizationId, datasetId: dataset.datasetId, endpoint, syncPeriod: syncPeriod ?? DEFAULT_SYNC_PERIOD, status: status ?? 'active' },
+        {
+          organizationId,
+          datasetId: dataset.datasetId,
+          endpoint,
+          syncPeriod: syncPeriod ?? DEFAULT_SYNC_PERIOD,
+          status: status ?? 'active',
+          ...(markets?.length ? { markets, defaultMarket: resolveDefaultMarket(markets, defaultMarket) } : {}),
+        },
         commandMeta(request),
       );
       await context.waitFor(position ?? (await streamHead(context.eventStore, `source-${sourceId}`)), PROJECTIONS);

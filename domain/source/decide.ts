@@ -1,5 +1,6 @@
 import { Conflict, DomainError, NotFound } from '../errors.js';
 import type { CommandMeta } from '../metadata.js';
+import type { Market } from './markets.js';
 import type { ReleaseReason, SourceEvent, SourceSettings, SourceType, SyncStats, SyncTrigger } from './events.js';
 import { jobVisible, liveSource, type Source, type SourceState, type SyncJobState } from './state.js';
 
@@ -7,7 +8,7 @@ type Ids = { sourceId: string; datasetId: string; organizationId: string };
 
 export type SourceCommand =
   /** An active source's first sync is requested in the same decision, as `firstJobId`. */
-  | { type: 'CreateSource'; data: Ids & { sourceType: SourceType; firstJobId: string } & SourceSettings }
+  | { type: 'CreateSource'; data: Ids & { sourceType: SourceType; firstJobId: string; markets?: Market[]; defaultMarket?: string | null } & SourceSettings }
   | { type: 'UpdateSource'; data: Ids & { changes: Partial<SourceSettings> } }
   | { type: 'DeleteSource'; data: Ids }
   | { type: 'RequestSyncJob'; data: Ids & { jobId: string; priority: number; trigger: SyncTrigger } }

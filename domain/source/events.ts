@@ -2,6 +2,8 @@
 // sync jobs run for it. Jobs live on their source's stream so that "one pending or processing job
 // per source" is decided against a single stream revision: two concurrent requests cannot both
 // open a job.
+import type { Market } from './markets.js';
+
 export type SourceType = 'shopify-api';
 export type SourceStatus = 'active' | 'inactive';
 
@@ -33,7 +35,8 @@ export type ReleaseReason = 'heartbeat-timeout' | 'retry';
 type Ids = { sourceId: string; datasetId: string; organizationId: string };
 
 export type SourceEvent =
-  | { type: 'SourceCreated'; data: Ids & { sourceType: SourceType; at: string } & SourceSettings }
+  /** `markets` and `defaultMarket` arrived after the first sources: absent means none. */
+  | { type: 'SourceCreated'; data: Ids & { sourceType: SourceType; markets?: Market[]; defaultMarket?: string | null; at: string } & SourceSettings }
   | { type: 'SourceUpdated'; data: Ids & { changes: Partial<SourceSettings>; at: string } }
   | { type: 'SourceDeleted'; data: Ids & { deletedJobs: number; deletedLogs: number; at: string } }
   | { type: 'SyncJobRequested'; data: Ids & { jobId: string; priority: number; trigger: SyncTrigger; at: string } }

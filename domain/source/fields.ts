@@ -1,5 +1,6 @@
 // Document 2's rules for a data source's fields (PATCH; create uses the same messages).
 import { z } from 'zod';
+import { marketMessages, MAX_MARKETS } from './markets.js';
 
 export const sourceMessages = {
   endpointText: 'endpoint must be a string',
@@ -43,13 +44,53 @@ export const updateSourceBody = z
   .object({ endpoint: endpointField.optional(), syncPeriod: syncPeriodField.optional(), status: statusField.optional(), disableGenerativeAssets: generativeField.optional() })
   .refine((body) => Object.values(body).some((value) => value !== undefined), sourceMessages.noFields);
 
-export const createSourceBody = z.object({
-  type: z.literal('shopify-api', { error: sourceMessages.type }),
-  endpoint: endpointField,
-  syncPeriod: syncPeriodField.optional(),
-  status: statusField.optional(),
-  disableGenerativeAssets: generativeField.optional(),
+const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+const market = z.object({
+  handle: z.string({ error: marketMessages.handle }).regex(/^[a-z0-9][a-z0-9-]{0,49}$/, marketMessages.handle),
+  countries: z
+    .array(z.string().transform((code) => code.trim().toUpperCase()).pipe(z.string().regex(/^[A-Z]{2}$/, marketMessages.countries)), { error: marketMessages.countries })
+    .min(1, marketMessages.countries)
+    .max(250, marketMessages.countries)
+    .transform((codes) => [...new Set(codes)]),
+  currency: z
+    .string({ error: marketMessages.currency })
+    .transform((code) => code.trim().toUpperCase())
+    .refine((code) => ISO_CURRENCIES.has(code), marketMessages.currency),
+  endpoint: endpointField.nullish().transform((endpoint) => endpoint ?? null),
 });
+
+export const marketsField = z
+  .array(market, { error: marketMessages.list })
+  .max(MAX_MARKETS, marketMessages.list)
+  .superRefine((markets, context) => {
+    const handles = new Set<string>();
+    const countries = new Set<string>();
+    for (const entry of markets) {
+      if (handles.has(entry.handle)) context.addIssue({ code: 'custom', message: marketMessages.duplicateHandle });
+      handles.add(entry.handle);
+      for (const country of entry.countries) {
+        if (countries.has(country)) context.addIssue({ code: 'custom', message: `${marketMessages.sharedCountry}: ${country}` });
+        countries.add(country);
+      }
+    }
+  });
+
+export const createSourceBody = z
+  .object({
+    type: z.literal('shopify-api', { error: sourceMessages.type }),
+    endpoint: endpointField,
+    syncPeriod: syncPeriodField.optional(),
+    status: statusField.optional(),
+    disableGenerativeAssets: generativeField.optional(),
+    markets: marketsField.optional(),
+    defaultMarket: z.string({ error: marketMessages.defaultMarket }).optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.defaultMarket === undefined) return;
+    if (!body.markets?.length) context.addIssue({ code: 'custom', path: ['defaultMarket'], message: marketMessages.defaultWithoutMarkets });
+    else if (!body.markets.some((entry) => entry.handle === body.defaultMarket)) context.addIssue({ code: 'custom', path: ['defaultMarket'], message: marketMessages.defaultMarket });
+  });
 
 /** Create's default schedule: once a day. */
 export const DEFAULT_SYNC_PERIOD = 1440;

@@ -7,6 +7,7 @@ export * from './decide.js';
 export * from './diff.js';
 export * from './events.js';
 export * from './fields.js';
+export * from './markets.js';
 export * from './state.js';
 export * from './schedule.js';
 

@@ -1,3 +1,4 @@
+import type { Market } from './markets.js';
 import type { SourceEvent, SourceSettings, SourceType, SyncStats, SyncTrigger } from './events.js';
 
 export type SyncJobStatus = 'pending' | 'processing' | 'completed' | 'failed';
@@ -21,6 +22,8 @@ export interface Source extends SourceSettings {
   datasetId: string;
   organizationId: string;
   sourceType: SourceType;
+  markets: Market[];
+  defaultMarket: string | null;
   createdAt: string;
   updatedAt: string;
   /** Finish time of the last successful sync. */
@@ -55,8 +58,8 @@ export const evolve = (state: SourceState, event: SourceEvent): SourceState => {
   const source = liveSource(state);
   switch (event.type) {
     case 'SourceCreated': {
-      const { at, ...rest } = event.data;
-      return { ...rest, createdAt: at, updatedAt: at, syncPrevious: null, openJobId: null, jobs: {} };
+      const { at, markets = [], defaultMarket = null, ...rest } = event.data;
+      return { ...rest, markets, defaultMarket, createdAt: at, updatedAt: at, syncPrevious: null, openJobId: null, jobs: {} };
     }
     case 'SourceUpdated':
       return source && { ...source, ...event.data.changes, updatedAt: event.data.at };

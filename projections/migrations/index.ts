@@ -10,6 +10,7 @@ import * as widgetPresets from './0006_widget_presets.js';
 import * as catalogue from './0007_catalogue.js';
 import * as sources from './0008_sources.js';
 import * as sync from './0009_sync.js';
+import * as markets from './0010_markets.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -21,4 +22,5 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0007_catalogue': catalogue,
   '0008_sources': sources,
   '0009_sync': sync,
+  '0010_markets': markets,
 };

@@ -210,3 +210,51 @@ t.test('the command line connects a store, starts a sync and shows its progress 
   await t.rejects(service.cli(['sync', 'cancel', ...ids, '--source', added.sourceId, '--job', started.jobId, '--json']), { message: "Cannot cancel job with status 'completed'. Only pending jobs can be cancelled." });
   await t.rejects(service.cli(['sync', 'start', ...ids, '--source', '0b9d7c1e-2f3a-4b5c-8d6e-7f8091a2b3c4', '--json']), { message: 'Data source not found: 0b9d7c1e-2f3a-4b5c-8d6e-7f8091a2b3c4' });
 });
+
+t.test('markets: prices and stock per market from their own feeds; a market without a feed or whose feed fails is unread', needsFixtures, async (t) => {
+  const products = fixtures().slice(0, 20);
+  const { store, service, connect, jobs, finished, call, datasetId } = await setUp(t, { workers: ['sync'], store: { products } });
+  // The US storefront: the same products in dollars, one sold out there, one not sold there at all.
+  const us = await startShopifyStore(t, { photos: 'none', products: structuredClone(products.slice(0, 19)) });
+  for (const product of us.products) for (const variant of product.variants as Product[]) variant.price = (Number(variant.price) * 0.75).toFixed(2);
+  for (const variant of us.products[0]!.variants as Product[]) variant.available = false;
+  const broken = await startShopifyStore(t, { photos: 'none', products: [] });
+  broken.failNext(1_000, 404);
+
+  const sourceId = await connect({
+    markets: [
+      { handle: 'ca', countries: ['CA'], currency: 'CAD' },
+      { handle: 'us', countries: ['us'], currency: 'usd', endpoint: us.url },
+      { handle: 'uk', countries: ['GB'], currency: 'GBP', endpoint: broken.url },
+      { handle: 'eu', countries: ['FR', 'DE'], currency: 'EUR' },
+    ],
+    defaultMarket: 'ca',
+  });
+  const done = await finished(sourceId, (await jobs(sourceId))[0]!.jobId);
+  t.equal(done.status, 'completed', 'a market never fails the run');
+
+  const source = (await call('GET', `/v1/datasets/${datasetId}/sources`)).body.sources[0];
+  t.equal(source.config.defaultMarket, 'ca');
+  const markets = Object.fromEntries(source.config.markets.map((market: Product) => [market.handle, market]));
+  t.match(markets.ca, { status: 'read', products: done.result.stats.added, currency: 'CAD' });
+  t.match(markets.us, { status: 'read', products: 19, countries: ['US'], currency: 'USD', endpoint: `${us.url}/products.json` });
+  t.match(markets.uk, { status: 'unread', reason: /HTTP 404/ });
+  t.match(markets.eu, { status: 'unread', reason: 'The market has no feed endpoint.' });
+
+  const db = service.platform.database.db;
+  const rows = await db.selectFrom('market_prices').selectAll().where('market', '=', 'us').execute();
+  t.equal(rows.length, 19, 'the product the US storefront does not list has no US row');
+  const soldOut = rows.find((row) => row.item_id === itemIdFor(datasetId, String(products[0]!.id)))!;
+  t.equal(soldOut.available, false, 'sold out in the US');
+  const second = rows.find((row) => row.item_id === itemIdFor(datasetId, String(products[1]!.id)))!;
+  const caPrice = Math.min(...(products[1]!.variants as Product[]).map((variant) => Number(variant.price)));
+  t.ok(Math.abs(second.price - caPrice * 0.75) < 0.02, 'the US price is the US feed’s');
+  t.match(second, { currency: 'USD', available: true, default_market: 'ca' });
+
+  const refused = await call('POST', `/v1/datasets/${datasetId}/sources`, { type: 'shopify-api', endpoint: store.url, markets: [{ handle: 'us', countries: ['US'], currency: 'USD' }], defaultMarket: 'ca' });
+  t.equal(refused.status, 422);
+  t.match(refused.body.error, /defaultMarket must be the handle of one of the markets/);
+  const shared = await call('POST', `/v1/datasets/${datasetId}/sources`, { type: 'shopify-api', endpoint: store.url, markets: [{ handle: 'a', countries: ['US'], currency: 'USD' }, { handle: 'b', countries: ['US'], currency: 'CAD' }] });
+  t.equal(shared.status, 422);
+  t.match(JSON.stringify(shared.body), /a country can belong to one market only: US/);
+});

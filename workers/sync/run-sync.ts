@@ -12,12 +12,13 @@ import { handleCommand, readKnown } from '../../commands/handle.js';
 import { runSourceCommand, type SyncMessage } from '../../commands/sync-jobs.js';
 import { itemDecider, type ItemStatus } from '../../domain/item/index.js';
 import type { CommandMeta } from '../../domain/metadata.js';
-import { diffCatalogue, liveSource, NO_SYNC_STATS, sourceDecider, sourceStream, SyncClaimLost, type StoredItem, type SyncStats } from '../../domain/source/index.js';
+import { diffCatalogue, liveSource, type Source, NO_SYNC_STATS, sourceDecider, sourceStream, SyncClaimLost, type StoredItem, type SyncStats } from '../../domain/source/index.js';
 import type { EventStore } from '../../infra/eventstore/port.js';
 import type { WorkQueue } from '../../infra/queue/port.js';
 import { getDataset } from '../../projections/queries/datasets.js';
 import { pendingJobs, type JobRef } from '../../projections/queries/sync.js';
 import { fetchStoreFeed, FeedError, type FeedOptions, type FeedResult } from './store-feed.js';
+import { readMarkets } from './markets.js';
 import { SyncLogWriter } from './sync-log.js';
 
 export interface SyncDeps {
@@ -85,7 +86,7 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
   const heartbeat = new Heartbeat(deps, jobId);
   await heartbeat.start();
   const log = new SyncLogWriter(deps.db, logId);
-  const run = new SyncRun(deps, ids, jobId, source.endpoint, log, heartbeat, meta);
+  const run = new SyncRun(deps, ids, jobId, source, log, heartbeat, meta);
   try {
     const stats = await run.execute();
     if (heartbeat.signal.aborted) throw heartbeat.signal.reason;
@@ -137,11 +138,15 @@ class SyncRun {
     private readonly deps: SyncDeps,
     private readonly ids: { sourceId: string; datasetId: string; organizationId: string },
     private readonly jobId: string,
-    private readonly endpoint: string,
+    private readonly source: Pick<Source, 'endpoint' | 'markets' | 'defaultMarket'>,
     private readonly log: SyncLogWriter,
     private readonly heartbeat: Heartbeat,
     private readonly meta: () => CommandMeta,
   ) {}
+
+  private get endpoint(): string {
+    return this.source.endpoint;
+  }
 
   async execute(): Promise<SyncStats> {
     const started = performance.now();
@@ -170,6 +175,17 @@ class SyncRun {
     this.stats.updated = diff.updated - failedNew.updated;
     await this.setStatuses(diff.revive, 'active');
     this.stats.archived = await this.setStatuses(diff.archive, 'archived');
+    this.throwIfLost();
+    await readMarkets({
+      db: this.deps.db,
+      sourceId,
+      datasetId,
+      markets: this.source.markets,
+      defaultMarket: this.source.defaultMarket,
+      listings: listings.map((entry) => entry.listing),
+      log: this.log,
+      feed: { ...this.deps.feed, signal: this.heartbeat.signal },
+    });
 
     this.log.add('info', `Sync finished in ${seconds(started)} s: ${this.stats.added} added, ${this.stats.updated} updated, ${this.stats.archived} archived, ${this.stats.failed} failed, ${diff.unchanged} unchanged.`);
     await this.log.close();
