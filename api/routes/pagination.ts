@@ -9,7 +9,8 @@ export const paginationMessages = {
   limit: `limit must be an integer between 1 and ${VALIDATED_LIST.maxLimit}.`,
 };
 
-const truncated = (message: string, min: number, max: number, fallback: number) =>
+/** An integer from min to max (decimals truncated, empty → fallback), else a 422 with `message`. */
+export const truncated = (message: string, min: number, max: number, fallback: number) =>
   z
     .union([z.string(), z.number()], { error: message })
     .optional()
@@ -32,3 +33,18 @@ export const validatedPage = z.object({
 export const paginationSchema = z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), hasMore: z.boolean() });
 
 export const pagination = (page: number, limit: number, total: number) => ({ page, limit, total, hasMore: page * limit < total });
+
+/**
+ * Clamped lists (document 1 §Pagination: sources, logs): never an error, always a page. Page below 1
+ * or non-numeric → 1; limit over the max → max; 0 or non-numeric → default; negative → 1.
+ */
+export const clampedPage = (defaultLimit: number, maxLimit: number) =>
+  z.object({ page: z.unknown().optional(), limit: z.unknown().optional() }).transform(({ page, limit }) => {
+    const whole = (value: unknown, fallback: number): number => {
+      const number = typeof value === 'string' && value.trim() !== '' ? Math.trunc(Number(value)) : Number.NaN;
+      return Number.isFinite(number) ? number : fallback;
+    };
+    const p = whole(page, 1);
+    const l = whole(limit, defaultLimit);
+    return { page: p < 1 ? 1 : p, limit: l === 0 ? defaultLimit : l < 0 ? 1 : Math.min(l, maxLimit) };
+  });

@@ -12,6 +12,7 @@ import { isUuid } from '../../projections/queries/rows.js';
 import { getSource, listSources } from '../../projections/queries/sources.js';
 import { getSyncJob, listSyncJobs, listSyncLogs } from '../../projections/queries/sync.js';
 import { zodRoutes } from '../plugins/validation.js';
+import { clampedPage, truncated } from './pagination.js';
 import type { CatalogueContext } from './catalogue-context.js';
 import { callerOf, commandMeta } from './context.js';
 import { DATASET_ERRORS, streamHead } from './dataset-shared.js';
@@ -47,16 +48,7 @@ const sourceSchema = z.object({
   updatedAt: z.string(),
 });
 
-/** Clamped (document 1 §Pagination): never an error, always a page. */
-const clamped = (value: unknown, fallback: number): number => {
-  const number = typeof value === 'string' && value.trim() !== '' ? Math.trunc(Number(value)) : Number.NaN;
-  return Number.isFinite(number) ? number : fallback;
-};
-const sourcePage = z.object({ page: z.unknown().optional(), limit: z.unknown().optional() }).transform(({ page, limit }) => {
-  const p = clamped(page, 1);
-  const l = clamped(limit, 20);
-  return { page: p < 1 ? 1 : p, limit: l === 0 ? 20 : l < 0 ? 1 : Math.min(l, 100) };
-});
+const sourcePage = clampedPage(20, 100);
 
 const datasetParams = z.object({ datasetId: z.string() });
 const sourceParams = z.object({ datasetId: z.string(), sourceId: z.string() });
@@ -193,27 +185,9 @@ const jobParams = z.object({ datasetId: z.string(), sourceId: z.string(), jobId:
 
 /** Sync jobs: `limit` 1 to 100 or a 422, first page only (document 1 §Pagination). */
 export const SYNC_JOBS_LIMIT_MESSAGE = 'limit must be an integer between 1 and 100.';
-const jobsQuery = z.object({
-  limit: z
-    .union([z.string(), z.number()], { error: SYNC_JOBS_LIMIT_MESSAGE })
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === '') return 20;
-      const number = typeof value === 'number' ? value : /^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(value) ? Number(value) : Number.NaN;
-      const whole = Math.trunc(number);
-      if (!Number.isFinite(number) || whole < 1 || whole > 100) {
-        ctx.addIssue({ code: 'custom', message: SYNC_JOBS_LIMIT_MESSAGE });
-        return z.NEVER;
-      }
-      return whole;
-    }),
-});
+const jobsQuery = z.object({ limit: truncated(SYNC_JOBS_LIMIT_MESSAGE, 1, 100, 20) });
 /** Logs: clamped like sources, default 10, at most 50. */
-const logPage = z.object({ page: z.unknown().optional(), limit: z.unknown().optional() }).transform(({ page, limit }) => {
-  const p = clamped(page, 1);
-  const l = clamped(limit, 10);
-  return { page: p < 1 ? 1 : p, limit: l === 0 ? 10 : l < 0 ? 1 : Math.min(l, 50) };
-});
+const logPage = clampedPage(10, 50);
 
 const existingMessage = (status: string) => `A sync job for this data source is already ${status === 'processing' ? 'running' : 'waiting to run'}; returning it instead of starting another.`;
 

@@ -2,8 +2,10 @@
 // and the scheduler on the in-process queue (JetStream on the integration run), items checked
 // through HTTP. The store changes between syncs the way stores do: a product removed, a price
 // changed, a title changed, a product added.
+import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
 import { startWorkers } from '../../app/workers.js';
+import { requestSyncJob } from '../../commands/sync-jobs.js';
 import { itemIdFor } from '../../domain/item/identity.js';
 import { startTestService } from '../support/service.js';
 import { loadShopifyFixtures, shopifyFixturesAvailable, startShopifyStore } from '../support/shopify-store.js';
@@ -257,4 +259,25 @@ t.test('markets: prices and stock per market from their own feeds; a market with
   const shared = await call('POST', `/v1/datasets/${datasetId}/sources`, { type: 'shopify-api', endpoint: store.url, markets: [{ handle: 'a', countries: ['US'], currency: 'USD' }, { handle: 'b', countries: ['US'], currency: 'CAD' }] });
   t.equal(shared.status, 422);
   t.match(JSON.stringify(shared.body), /a country can belong to one market only: US/);
+});
+
+t.test('workers claim the highest priority first, then the oldest', needsFixtures, async (t) => {
+  const { service, org, connect, jobs, finished, call, datasetId } = await setUp(t, { workers: [], store: { products: fixtures().slice(0, 5) } });
+  // An older scheduled job (priority 0) and a newer one someone asked for (priority 10).
+  const scheduledSource = await connect({ status: 'inactive' });
+  await call('PATCH', `/v1/datasets/${datasetId}/sources/${scheduledSource}`, { status: 'active' });
+  const meta = { now: new Date().toISOString(), actor: { kind: 'system' as const, id: 'test' }, correlationId: randomUUID() };
+  const { job: scheduled, position } = await requestSyncJob({ store: service.platform.eventStore, queue: service.platform.queue }, { organizationId: org.organizationId, datasetId, sourceId: scheduledSource }, 'schedule', meta);
+  if (position) await service.platform.projections.waitFor(position, ['data_sources']);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const askedSource = await connect();
+  const [asked] = await jobs(askedSource);
+
+  const workers = await startWorkers(service.platform, ['sync'], service.platform.logger);
+  t.teardown(() => workers.stop());
+  const [first, second] = [await finished(askedSource, asked!.jobId), await finished(scheduledSource, scheduled.jobId)];
+  t.equal(scheduled.priority, 0);
+  t.equal(asked!.priority, 10);
+  t.ok(Date.parse(scheduled.createdAt) < Date.parse(asked!.createdAt), 'the scheduled job is older');
+  t.ok(Date.parse(first.worker.startedAt) < Date.parse(second.worker.startedAt), 'yet the job someone asked for ran first');
 });
