@@ -5,8 +5,8 @@
 // job completed: fetch, diff and queue; the fetch alone from the run's log), the time until every
 // item is active, a re-sync with nothing changed, and a re-sync after 1% of the prices changed
 // (until those partial updates are applied). Goals: fetch and diff ≤ 30 s; a re-sync with nothing
-// changed ≤ 15 s and queues nothing. (25,000 is also the most one sync reads: at exactly that many
-// the run logs that it stopped at the cap and archives nothing, which this benchmark does not need.)
+// changed ≤ 15 s and queues nothing. (25,000 is also the most one sync reads: the feed's empty page
+// 101 shows the store ends there, so the run is not capped.)
 //   node --import tsx bench/sync.ts
 //   BENCH_SYNC_PRODUCTS=25000  BENCH_SYNC_WORKERS=1,2  BENCH_SYNC_PRICE_CHANGE=1 (0: skip that step)
 //   DATABASE_URL=postgres://… (server; a fresh database per run, dropped afterwards)  NATS_URL=nats://…
