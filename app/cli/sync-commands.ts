@@ -10,7 +10,7 @@ import { DEFAULT_SYNC_PERIOD, endpointField, SourceNotActive, syncPeriodField } 
 import type { Position } from '../../infra/eventstore/port.js';
 import { getDataset } from '../../projections/queries/datasets.js';
 import { getSource, listSources } from '../../projections/queries/sources.js';
-import { getSyncJob, listSyncJobs, listSyncLogs, type SyncJob } from '../../projections/queries/sync.js';
+import { getSyncJob, jobProgress, listSyncJobs, listSyncLogs, type SyncJob } from '../../projections/queries/sync.js';
 import type { Platform } from '../platform.js';
 import { UsageError, type CommandSpec } from './spec.js';
 
@@ -99,12 +99,12 @@ export const syncCommands: CommandSpec[] = [
       const db = platform.database.db;
       const job = typeof values.job === 'string' ? await getSyncJob(db, source, values.job) : ((await listSyncJobs(db, source, 1)).jobs[0] ?? null);
       if (!job && typeof values.job === 'string') throw new NotFound('Sync job not found');
-      const progress = job?.status === 'processing' ? await db.selectFrom('sync_heartbeats').select(['progress', 'beat_at']).where('job_id', '=', job.jobId).executeTakeFirst() : undefined;
+      const progress = job?.status === 'processing' ? await jobProgress(db, job.jobId) : null;
       const { logs } = await listSyncLogs(db, source, 1, 10);
       const log = job?.logId ? (logs.find((l) => l.logId === job.logId) ?? null) : null;
       return {
         job,
-        progress: progress ? { ...(typeof progress.progress === 'string' ? JSON.parse(progress.progress) : progress.progress), beatAt: new Date(progress.beat_at).toISOString() } : null,
+        progress,
         log,
       };
     },

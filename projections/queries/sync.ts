@@ -192,3 +192,10 @@ export async function purgeFinishedJobs(db: Kysely<any>, before: Date): Promise<
     return Number(result.numDeletedRows);
   });
 }
+
+/** What a running job's worker last reported (phase, pages, products) and when. */
+export async function jobProgress(db: Kysely<any>, jobId: string): Promise<(Record<string, unknown> & { beatAt: string }) | null> {
+  if (!isUuid(jobId)) return null;
+  const row = await db.selectFrom('sync_heartbeats').select(['progress', 'beat_at']).where('job_id', '=', jobId).executeTakeFirst();
+  return row ? { ...(row.progress === null ? {} : json<Record<string, unknown>>(row.progress)), beatAt: iso(row.beat_at) } : null;
+}
