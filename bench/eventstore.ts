@@ -73,6 +73,17 @@ export async function openPgliteBackend(options: PostgresEventStoreOptions = {})
   };
 }
 
+/** Runs one statement on the server as its own client (creating and dropping databases). */
+export async function adminStatement(server: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
 /** A fresh database on the server, dropped afterwards; a fresh schema if we may not create databases. */
 export async function openPostgresBackend(
   url = process.env.DATABASE_URL || DEFAULT_URL,
@@ -80,15 +91,7 @@ export async function openPostgresBackend(
   maxConnections = 16,
 ): Promise<BenchBackend> {
   const name = `stylist_bench_${randomBytes(4).toString('hex')}`;
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = (text: string) => adminStatement(url, text);
   let database: Database;
   let cleanup: string;
   try {

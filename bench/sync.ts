@@ -16,13 +16,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { createLogger } from '../api/logging.js';
 import { buildServiceApi } from '../app/api.js';
 import { executeCommand } from '../app/cli/execute.js';
 import { openPlatform } from '../app/platform.js';
 import { startWorkers } from '../app/workers.js';
 import { itemIdFor } from '../domain/item/identity.js';
+import { adminStatement } from './eventstore.js';
 import { redactUrl } from '../infra/db/database.js';
 import { loadConfig } from '../infra/config/config.js';
 import { cleanEnv, stylistBin } from '../test/support/cli.js';
@@ -152,24 +152,14 @@ async function stopChild(child: Child, graceMs = 15_000): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // A fresh database per run, dropped afterwards (as bin/integration.mjs does).
 
-async function admin(server: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: server });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 async function freshDatabase(server: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `stylist_bench_sync_${randomBytes(4).toString('hex')}`;
-  await admin(server, `create database ${name}`);
+  await adminStatement(server, `create database ${name}`);
   const url = new URL(server);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => admin(server, `drop database if exists ${name} with (force)`).catch((error: Error) => console.error(`bench/sync.ts: could not drop ${name}: ${error.message}`)),
+    drop: () => adminStatement(server, `drop database if exists ${name} with (force)`).catch((error: Error) => console.error(`bench/sync.ts: could not drop ${name}: ${error.message}`)),
   };
 }
 

@@ -157,7 +157,6 @@ export const sourceRoutes = (context: CatalogueContext) => (app: FastifyInstance
   syncRoutes(context, routes);
 };
 
-const statsSchema = stats;
 const jobSchema = z.object({
   jobId: z.uuid(),
   sourceId: z.uuid(),
@@ -167,7 +166,7 @@ const jobSchema = z.object({
   trigger: z.enum(['manual', 'schedule', 'source-created']),
   createdAt: z.string(),
   worker: z.object({ workerId: z.string().nullable(), lockedAt: z.string().nullable(), startedAt: z.string().nullable() }),
-  result: z.object({ stats: statsSchema.nullable(), completedAt: z.string().nullable(), error: z.string().nullable() }),
+  result: z.object({ stats: stats.nullable(), completedAt: z.string().nullable(), error: z.string().nullable() }),
   logId: z.uuid().nullable(),
   retries: z.object({ count: z.number().int() }),
 });
@@ -177,7 +176,7 @@ const logSchema = z.object({
   status: z.enum(['running', 'completed', 'failed']),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
-  stats: statsSchema,
+  stats: stats,
   entries: z.array(z.object({ at: z.string(), level: z.enum(['info', 'warn', 'error']), message: z.string(), sku: z.string().nullable() })),
 });
 

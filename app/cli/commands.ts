@@ -1,36 +1,20 @@
 // The operator commands of document 3 §2 that act on the stores. Each returns the JSON object
 // `--json` prints and a line for people; the same function runs in the CLI's own process or,
 // when a server holds the embedded database, inside that server through the admin channel.
-import { randomUUID } from 'node:crypto';
 import { createApiKey, deleteApiKey, rotateApiKey } from '../../commands/apikeys.js';
 import { seedDemo } from '../demo.js';
 import { createOrganization, deleteOrganization, renameOrganization, setPlanEntry, setSubscription } from '../../commands/organizations.js';
 import type { PrivateAccess, PublicAccess } from '../../domain/apikey/access.js';
 import type { Plan, PlanEntry } from '../../domain/plan.js';
-import type { Position } from '../../infra/eventstore/port.js';
 import { listKeys } from '../../projections/queries/apikeys.js';
-import type { CommandMeta } from '../../domain/metadata.js';
 import { NotFound } from '../../domain/errors.js';
 import { allProjectors } from '../../projections/index.js';
 import { migrate } from '../../projections/migrations.js';
 import { getOrganization, getOrganizationAccount } from '../../projections/queries/organizations.js';
-import type { Platform } from '../platform.js';
-import { UsageError, type CommandSpec } from './spec.js';
+import { operator, required, settle, UsageError, type CommandSpec } from './spec.js';
 import { syncCommands } from './sync-commands.js';
 
 export { UsageError, type CommandSpec } from './spec.js';
-
-const operator = (): CommandMeta => ({
-  now: new Date().toISOString(),
-  actor: { kind: 'system', id: 'cli' },
-  correlationId: randomUUID(),
-});
-
-const required = (values: Record<string, unknown>, name: string): string => {
-  const value = values[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
-  return value;
-};
 
 export const commands: CommandSpec[] = [
   {
@@ -235,10 +219,6 @@ export const commands: CommandSpec[] = [
   },
   ...syncCommands,
 ];
-
-const settle = async (platform: Platform, result: { position: Position | null }, projections: string[]): Promise<void> => {
-  if (result.position) await platform.projections.waitFor(result.position, projections);
-};
 
 const count = (text: string, option: string): number => {
   if (!/^\d+$/.test(text)) throw new UsageError(`--${option} takes a whole number`);

@@ -1,4 +1,7 @@
-// The shape of an operator command, shared by every command module.
+// The shape of an operator command and the helpers every command module shares.
+import { randomUUID } from 'node:crypto';
+import type { CommandMeta } from '../../domain/metadata.js';
+import type { Position } from '../../infra/eventstore/port.js';
 import type { Platform } from '../platform.js';
 
 export interface CommandSpec {
@@ -15,3 +18,21 @@ export interface CommandSpec {
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/** Commands from the command line act as the system's `cli` actor. */
+export const operator = (): CommandMeta => ({
+  now: new Date().toISOString(),
+  actor: { kind: 'system', id: 'cli' },
+  correlationId: randomUUID(),
+});
+
+export const required = (values: Record<string, unknown>, name: string): string => {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+};
+
+/** Waits until the named read models show what the command wrote. */
+export const settle = async (platform: Platform, result: { position: Position | null }, projections: string[]): Promise<void> => {
+  if (result.position) await platform.projections.waitFor(result.position, projections);
+};

@@ -1,35 +1,20 @@
 // Operator commands for store sync: connect a store, list sources, start a sync, watch it
 // (status, progress and the latest log entries) and cancel a pending one. They run the same
 // commands as the HTTP API; the organization is named with --org as the CLI has no key.
-import { randomUUID } from 'node:crypto';
 import { createSource } from '../../commands/sources.js';
 import { cancelSyncJob, requestSyncJob } from '../../commands/sync-jobs.js';
 import { NotFound } from '../../domain/errors.js';
-import type { CommandMeta } from '../../domain/metadata.js';
 import { DEFAULT_SYNC_PERIOD, endpointField, SourceNotActive, syncPeriodField } from '../../domain/source/index.js';
-import type { Position } from '../../infra/eventstore/port.js';
 import { getDataset } from '../../projections/queries/datasets.js';
 import { getSource, listSources } from '../../projections/queries/sources.js';
 import { getSyncJob, jobProgress, listSyncJobs, listSyncLogs, type SyncJob } from '../../projections/queries/sync.js';
 import type { Platform } from '../platform.js';
-import { UsageError, type CommandSpec } from './spec.js';
+import { operator, required, settle, UsageError, type CommandSpec } from './spec.js';
 
 const PROJECTIONS = ['data_sources'];
 
-const operator = (): CommandMeta => ({ now: new Date().toISOString(), actor: { kind: 'system', id: 'cli' }, correlationId: randomUUID() });
-
-const text = (values: Record<string, unknown>, name: string): string => {
-  const value = values[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
-  return value.trim();
-};
-
-const settle = async (platform: Platform, position: Position | null) => {
-  if (position) await platform.projections.waitFor(position, PROJECTIONS);
-};
-
 const sourceIds = async (platform: Platform, values: Record<string, unknown>) => {
-  const ids = { organizationId: text(values, 'org'), datasetId: text(values, 'dataset'), sourceId: text(values, 'source') };
+  const ids = { organizationId: required(values, 'org'), datasetId: required(values, 'dataset'), sourceId: required(values, 'source') };
   if (!(await getSource(platform.database.db, ids.organizationId, ids.datasetId, ids.sourceId))) throw new NotFound(`Data source not found: ${ids.sourceId}`);
   return ids;
 };
@@ -48,16 +33,16 @@ export const syncCommands: CommandSpec[] = [
     usage: 'stylist source add --org ID --dataset ID --endpoint URL [--period MINUTES] [--inactive]',
     options: { org: { type: 'string' }, dataset: { type: 'string' }, endpoint: { type: 'string' }, period: { type: 'string' }, inactive: { type: 'boolean' } },
     run: async (platform, values) => {
-      const organizationId = text(values, 'org');
-      const datasetId = text(values, 'dataset');
+      const organizationId = required(values, 'org');
+      const datasetId = required(values, 'dataset');
       if (!(await getDataset(platform.database.db, organizationId, datasetId))) throw new NotFound('Dataset not found for this organization.');
-      const endpoint = endpointField.safeParse(text(values, 'endpoint'));
+      const endpoint = endpointField.safeParse(required(values, 'endpoint'));
       if (!endpoint.success) throw new UsageError(endpoint.error.issues[0]!.message);
       const period = values.period === undefined ? { success: true as const, data: DEFAULT_SYNC_PERIOD } : syncPeriodField.safeParse(values.period);
       if (!period.success) throw new UsageError(period.error.issues[0]!.message);
       const status = values.inactive === true ? 'inactive' : 'active';
       const { sourceId, position } = await createSource({ store: platform.eventStore, queue: platform.queue }, { organizationId, datasetId, endpoint: endpoint.data, syncPeriod: period.data, status }, operator());
-      await settle(platform, position);
+      await settle(platform, { position }, PROJECTIONS);
       const { jobs } = await listSyncJobs(platform.database.db, { organizationId, datasetId, sourceId }, 1);
       return { sourceId, endpoint: endpoint.data, syncPeriod: period.data, status, firstJobId: jobs[0]?.jobId ?? null };
     },
@@ -68,7 +53,7 @@ export const syncCommands: CommandSpec[] = [
     usage: 'stylist source list --org ID --dataset ID',
     options: { org: { type: 'string' }, dataset: { type: 'string' } },
     run: async (platform, values) => {
-      const { sources, total } = await listSources(platform.database.db, text(values, 'org'), text(values, 'dataset'), 1, 100);
+      const { sources, total } = await listSources(platform.database.db, required(values, 'org'), required(values, 'dataset'), 1, 100);
       return { sources, total };
     },
     text: (r) =>
@@ -85,7 +70,7 @@ export const syncCommands: CommandSpec[] = [
       const dataset = await getDataset(platform.database.db, source.organizationId, source.datasetId);
       if (dataset?.status === 'archived') throw new SourceNotActive();
       const { job, existing, position } = await requestSyncJob({ store: platform.eventStore, queue: platform.queue }, source, 'manual', operator());
-      await settle(platform, position);
+      await settle(platform, { position }, PROJECTIONS);
       return { jobId: job.jobId, status: job.status, existing };
     },
     text: (r) => (r.existing ? `sync ${r.jobId} is already ${r.status}` : `sync ${r.jobId} queued`),
@@ -132,9 +117,9 @@ export const syncCommands: CommandSpec[] = [
     options: { ...ids, job: { type: 'string' } },
     run: async (platform, values) => {
       const source = await sourceIds(platform, values);
-      const jobId = text(values, 'job');
+      const jobId = required(values, 'job');
       const { position } = await cancelSyncJob(platform.eventStore, { ...source, jobId }, operator());
-      await settle(platform, position);
+      await settle(platform, { position }, PROJECTIONS);
       return { jobId, cancelled: true };
     },
     text: (r) => `sync ${r.jobId} cancelled`,

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { ItemStatus } from '../../domain/item/events.js';
 import type { DatasetItem, DatasetItemBody } from '../../domain/item/record.js';
+import type { StoredItem } from '../../domain/source/diff.js';
 import { iso, json, isUuid } from './rows.js';
 
 
@@ -137,4 +138,19 @@ export async function waitingQueueRows(db: Kysely<any>, queuedBefore: Date, limi
     .offset(offset)
     .execute();
   return rows.map((row) => ({ itemId: row.item_id, datasetId: row.dataset_id, organizationId: row.organization_id, queueVersion: row.queue_version }));
+}
+
+/** Every item of a dataset by sku, with what a sync's diff compares: fingerprints, status, owner. */
+export async function itemsBySku(db: Kysely<any>, datasetId: string): Promise<Map<string, StoredItem>> {
+  const rows = await db
+    .selectFrom('catalogue_items')
+    .select(['item_id', 'sku', 'content_hash', 'commerce_hash', 'processed_at', 'status', 'source_id', 'archived_by_source'])
+    .where('dataset_id', '=', datasetId)
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.sku,
+      { itemId: row.item_id, sku: row.sku, contentHash: row.content_hash, commerceHash: row.commerce_hash, processed: row.processed_at !== null, status: row.status, sourceId: row.source_id, archivedBySource: row.archived_by_source },
+    ]),
+  );
 }

@@ -8,14 +8,15 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { appendQueued, parseEntries } from '../../commands/items.js';
-import { handleCommand, readKnown } from '../../commands/handle.js';
+import { handleCommand, handleKnown, readKnown } from '../../commands/handle.js';
 import { runSourceCommand, type SyncMessage } from '../../commands/sync-jobs.js';
 import { itemDecider, type ItemStatus } from '../../domain/item/index.js';
 import type { CommandMeta } from '../../domain/metadata.js';
-import { diffCatalogue, liveSource, type Source, NO_SYNC_STATS, sourceDecider, sourceStream, SyncClaimLost, type StoredItem, type SyncStats } from '../../domain/source/index.js';
+import { diffCatalogue, liveSource, type Source, NO_SYNC_STATS, sourceDecider, sourceStream, SyncClaimLost, type SyncStats } from '../../domain/source/index.js';
 import type { EventStore } from '../../infra/eventstore/port.js';
 import type { WorkQueue } from '../../infra/queue/port.js';
 import { getDataset } from '../../projections/queries/datasets.js';
+import { itemsBySku } from '../../projections/queries/items.js';
 import { pendingJobs, type JobRef } from '../../projections/queries/sync.js';
 import { fetchStoreFeed, FeedError, type FeedOptions, type FeedResult } from './store-feed.js';
 import { readMarkets } from './markets.js';
@@ -75,11 +76,12 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
   const dataset = await getDataset(deps.db, organizationId, datasetId);
   if (!dataset || dataset.status === 'archived') {
     const error = dataset ? 'The dataset is archived; activate it to sync.' : 'The dataset no longer exists.';
-    const { events } = await runSourceCommand(deps.eventStore, { type: 'FailSyncJob', data: { ...ids, jobId, workerId: null, error, stats: null } }, meta());
+    const { events } = await handleKnown(deps.eventStore, sourceDecider, { type: 'FailSyncJob', data: { ...ids, jobId, workerId: null, error, stats: null } }, meta(), known);
     return events.length ? 'failed' : 'nothing-to-do';
   }
 
-  const claimed = await runSourceCommand(deps.eventStore, { type: 'ClaimSyncJob', data: { ...ids, jobId, workerId: deps.workerId, logId } }, meta());
+  // Decided on the stream as read above; a worker that got there first makes this a re-read and a no-op.
+  const claimed = await handleKnown(deps.eventStore, sourceDecider, { type: 'ClaimSyncJob', data: { ...ids, jobId, workerId: deps.workerId, logId } }, meta(), known);
   if (!claimed.events.length) return 'nothing-to-do';
   const retries = liveSource(claimed.state)?.jobs[jobId]?.retries ?? 0;
 
@@ -164,7 +166,7 @@ class SyncRun {
     for (const failure of failures) this.log.add('error', `Product ${failure.sku ?? `#${failure.index + 1}`} was not imported: ${failure.error}`, failure.sku);
     this.stats.failed = failures.length;
 
-    const stored = await storedItems(this.deps.db, datasetId);
+    const stored = await itemsBySku(this.deps.db, datasetId);
     const diff = diffCatalogue(sourceId, datasetId, listings.map((entry) => entry.listing), stored, !feed.capped);
     if (feed.capped) this.log.add('warn', `The store has more products than the ${feed.retrieved} a sync reads; nothing was archived this run.`);
     this.heartbeat.progress = { phase: 'queueing', retrieved: feed.retrieved, toQueue: diff.queue.length };
@@ -250,21 +252,6 @@ class SyncRun {
 }
 
 const seconds = (since: number): string => ((performance.now() - since) / 1000).toFixed(1);
-
-/** Every item of the dataset by sku: what the diff compares against. */
-async function storedItems(db: Kysely<any>, datasetId: string): Promise<Map<string, StoredItem>> {
-  const rows = await db
-    .selectFrom('catalogue_items')
-    .select(['item_id', 'sku', 'content_hash', 'commerce_hash', 'processed_at', 'status', 'source_id', 'archived_by_source'])
-    .where('dataset_id', '=', datasetId)
-    .execute();
-  return new Map(
-    rows.map((row) => [
-      row.sku,
-      { itemId: row.item_id, sku: row.sku, contentHash: row.content_hash, commerceHash: row.commerce_hash, processed: row.processed_at !== null, status: row.status, sourceId: row.source_id, archivedBySource: row.archived_by_source },
-    ]),
-  );
-}
 
 /**
  * The worker's sign of life: a row it overwrites every few seconds. Finding the row gone or taken
