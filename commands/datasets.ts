@@ -7,6 +7,7 @@ import type { SizingSettings, StylingSettings } from '../domain/styling/settings
 import type { EventStore, Position } from '../infra/eventstore/port.js';
 import { handleCommand, loadState } from './handle.js';
 import { z } from 'zod';
+import { DATASET_CLEANUP_SUBJECT, type DatasetCleanupMessage } from '../infra/queue/messages.js';
 import type { WorkQueue } from '../infra/queue/port.js';
 
 const DATASET_ID_NAMESPACE = 'c1d7e5a4-3b2f-4e6d-8a9c-0f1e2d3c4b5a';
@@ -51,10 +52,8 @@ export async function currentDataset(store: EventStore, ids: Ids) {
   return dataset && dataset.organizationId === ids.organizationId ? dataset : null;
 }
 
-export const DATASET_CLEANUP_SUBJECT = 'catalogue.cleanup';
-export const datasetCleanupMessage = z.object({ organizationId: z.uuid(), datasetId: z.uuid() });
 
 /** A deleted dataset's photos and search vectors go in the background (document 2 delete). */
 export async function enqueueDatasetCleanup(queue: WorkQueue, ids: Ids): Promise<void> {
-  await queue.enqueue(DATASET_CLEANUP_SUBJECT, ids satisfies z.infer<typeof datasetCleanupMessage>, { dedupeId: `cleanup-${ids.datasetId}` });
+  await queue.enqueue(DATASET_CLEANUP_SUBJECT, ids satisfies DatasetCleanupMessage, { dedupeId: `cleanup-${ids.datasetId}` });
 }

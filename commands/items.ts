@@ -11,13 +11,11 @@ import { classifyUpload, itemDecider, itemIdFor, itemStream, listingHashes, type
 import type { CommandMeta } from '../domain/metadata.js';
 import type { EventStore, Position } from '../infra/eventstore/port.js';
 import { comparePositions } from '../infra/eventstore/position.js';
+import { INGEST_SUBJECT, type IngestMessage } from '../infra/queue/messages.js';
 import type { WorkQueue } from '../infra/queue/port.js';
 import { fingerprintsBySku } from '../projections/queries/items.js';
 import { handleCommand } from './handle.js';
 
-export const INGEST_SUBJECT = 'ingest.items';
-export const ingestMessage = z.object({ itemId: z.uuid(), datasetId: z.uuid(), organizationId: z.uuid() });
-export type IngestMessage = z.infer<typeof ingestMessage>;
 
 const EVENT_ID_NAMESPACE = '5f0c2b7e-9d4a-4c1e-8b3f-2a6d7e9c0b14';
 

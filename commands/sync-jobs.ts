@@ -3,16 +3,13 @@
 // announced on the `sync.jobs` subject; the message is only a wake-up, the stream decides.
 import { randomUUID } from 'node:crypto';
 import { v5 as uuidv5 } from 'uuid';
-import { z } from 'zod';
 import type { CommandMeta } from '../domain/metadata.js';
 import { liveSource, SYNC_PRIORITY, sourceDecider, type Source, type SourceCommand, type SyncJobState, type SyncTrigger } from '../domain/source/index.js';
 import type { EventStore, Position } from '../infra/eventstore/port.js';
+import { SYNC_SUBJECT, type SyncMessage } from '../infra/queue/messages.js';
 import type { WorkQueue } from '../infra/queue/port.js';
 import { handleCommand } from './handle.js';
 
-export const SYNC_SUBJECT = 'sync.jobs';
-export const syncMessage = z.object({ jobId: z.uuid(), sourceId: z.uuid(), datasetId: z.uuid(), organizationId: z.uuid() });
-export type SyncMessage = z.infer<typeof syncMessage>;
 
 const JOB_ID_NAMESPACE = '8e1d4c27-3a5b-4f6e-9d8c-7b2a1e0f3c59';
 

@@ -1,8 +1,7 @@
 // The ingest role: a consumer that processes queued items, a sweep that re-derives messages lost
 // with a process (the in-process queue keeps nothing across restarts; the event store and the
 // queue rows do), and the background clean-up of deleted datasets.
-import { DATASET_CLEANUP_SUBJECT, datasetCleanupMessage } from '../../commands/datasets.js';
-import { INGEST_SUBJECT, ingestMessage, type IngestMessage } from '../../commands/items.js';
+import { DATASET_CLEANUP_SUBJECT, datasetCleanupMessage, INGEST_SUBJECT, ingestMessage, type IngestMessage } from '../../infra/queue/messages.js';
 import { openModels } from '../../infra/models/index.js';
 import { getDataset } from '../../projections/queries/datasets.js';
 import { waitingQueueRows } from '../../projections/queries/items.js';
