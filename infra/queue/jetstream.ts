@@ -1,8 +1,9 @@
 // The production WorkQueue on NATS JetStream (nats.js v3). Per subject: one work-queue stream
 // (acked and terminated messages leave it; `Nats-Msg-Id` + duplicate_window drop duplicates) and
 // one durable pull consumer shared by every worker process (explicit ack, ack_wait, max_deliver,
-// max_ack_pending = concurrency). Each concurrency slot pulls one message only when it is free, so
-// nothing waits in a client buffer while its ack-wait clock runs.
+// max_ack_pending = QUEUE_MAX_IN_FLIGHT). Each concurrency slot pulls one message only when it is
+// free, so nothing waits in a client buffer while its ack-wait clock runs. What a delivery means
+// (settle, retry, dead-letter) is semantics.ts, shared with the in-process adapter.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, nanos, type NatsConnection, type Subscription } from '@nats-io/transport-node';
@@ -20,11 +21,13 @@ import {
   type JsMsg,
   type StreamConfig,
 } from '@nats-io/jetstream';
-import type { ConsumeOptions, Consumer, DeadLetter, EnqueueOptions, Job, JobHandler, WorkQueue } from './port.js';
+import type { ConsumeOptions, Consumer, EnqueueOptions, JobHandler, WorkQueue } from './port.js';
+import { describe, dispatcher, waitFor, type DeadLetterSink, type TransportDelivery } from './semantics.js';
 import { settingsOf, validateSubject, type Settings } from './settings.js';
 
 const DEFAULT_DEDUPE_WINDOW_MS = 2 * 60_000;
 const DEFAULT_GRACE_MS = 10_000;
+const DEFAULT_MAX_IN_FLIGHT = 1000; // the server's own default max_ack_pending
 /** How long one pull waits on the server; nats.js refuses less than 1 s, and short pulls only add load. */
 const PULL_EXPIRES_MS = 30_000;
 const RETRY_PAUSE_MS = [500, 1_000, 2_000, 5_000];
@@ -34,11 +37,13 @@ export interface JetStreamQueueOptions {
   prefix?: string;
   /** Duplicate window of the streams this queue creates (default 2 min). */
   dedupeWindowMs?: number;
+  /** max_ack_pending of every durable: messages of one subject in flight across all processes (QUEUE_MAX_IN_FLIGHT). */
+  maxInFlight?: number;
+  /** Records every message given up on (dead-letters.ts). */
+  deadLetters?: DeadLetterSink;
 }
 
-export async function openJetStreamQueue(
-  options: { url: string; prefix?: string; name?: string; dedupeWindowMs?: number },
-): Promise<WorkQueue> {
+export async function openJetStreamQueue(options: JetStreamQueueOptions & { url: string; name?: string }): Promise<WorkQueue> {
   const where = redact(options.url);
   let nc: NatsConnection;
   try {
@@ -62,6 +67,8 @@ export async function jetStreamQueue(nc: NatsConnection, options: JetStreamQueue
   const prefix = options.prefix ?? 'stylist';
   if (!/^[A-Za-z0-9_-]+$/.test(prefix)) throw new TypeError(`invalid JetStream queue prefix: ${JSON.stringify(prefix)}`);
   const duplicateWindow = nanos(options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS);
+  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  const deadLetters = options.deadLetters;
   const jsm = await jetstreamManager(nc); // fails here when the server has no JetStream
   const js = jsm.jetstream();
   const streams = new Map<string, Promise<void>>();
@@ -119,7 +126,7 @@ export async function jetStreamQueue(nc: NatsConnection, options: JetStreamQueue
       const names = namesOf(subject);
       const settings = settingsOf(options);
       await ensureStream(names);
-      const consumer = await startConsumer({ nc, jsm, names, handler, settings, inflight, ensureStream: () => ensureStream(names) });
+      const consumer = await startConsumer({ nc, jsm, names, handler, settings, maxInFlight, deadLetters, inflight, ensureStream: () => ensureStream(names) });
       consumers.add(consumer);
       return {
         async stop(graceMs?: number) {
@@ -157,97 +164,44 @@ interface ConsumerContext<T> {
   names: Names;
   handler: JobHandler<T>;
   settings: Settings<T>;
+  maxInFlight: number;
+  deadLetters?: DeadLetterSink;
   inflight: Set<string>;
   ensureStream: () => Promise<void>;
 }
 
-interface Delivery {
-  msg: JsMsg;
-  /** Set once acked, naked or terminated: later calls from a slow handler are ignored. */
-  settled: boolean;
-  done: Promise<void>;
-}
-
 async function startConsumer<T>(context: ConsumerContext<T>): Promise<Consumer> {
-  const { nc, jsm, names, handler, settings, inflight } = context;
+  const { nc, jsm, names, settings, inflight } = context;
   const key = (seq: number) => `${names.stream}:${seq}`;
+  const dispatch = dispatcher(names.subject, context.handler, settings, context.deadLetters);
   const abort = new AbortController();
   const batches = new Set<ConsumerMessages>();
-  const active = new Set<Delivery>();
-  const deadLetters = new Set<Promise<void>>();
+  const givingUp = new Set<Promise<void>>();
   let stopped = false;
 
   const prepare = async (): Promise<PullConsumer> => {
     await context.ensureStream();
-    const info = await upsertConsumer(jsm, names, settings);
+    const info = await upsertConsumer(jsm, names, settings, context.maxInFlight);
     return jsm.jetstream().consumers.getConsumerFromInfo(info);
   };
   let pull = await prepare();
 
-  const deadLetter = async (dead: DeadLetter) => {
-    if (!settings.onDeadLetter) return;
-    try {
-      await settings.onDeadLetter(dead);
-    } catch (error) {
-      process.emitWarning(`onDeadLetter failed for ${dead.subject} message ${dead.id}: ${describe(error)}`);
-    }
-  };
-
-  const settle = (delivery: Delivery, reply: (msg: JsMsg) => void) => {
-    if (delivery.settled) return;
-    delivery.settled = true;
-    try {
-      reply(delivery.msg);
-    } catch {
-      // The connection is gone: the server redelivers after ack_wait, which the design allows.
-    }
-  };
-
-  const run = async (delivery: Delivery, payload: T, id: string) => {
-    const { msg } = delivery;
-    const job: Job<T> = {
-      id,
-      subject: names.subject,
-      payload,
-      deliveryCount: msg.info.deliveryCount,
-      ack: async () => settle(delivery, (m) => m.ack()),
-      nak: async (delayMs) => settle(delivery, (m) => m.nak(delayMs && delayMs > 0 ? delayMs : undefined)),
-      working: async () => {
-        if (!delivery.settled) tryReply(() => msg.working());
-      },
-    };
-    try {
-      await handler(job);
-      settle(delivery, (m) => m.ack());
-    } catch (error) {
-      if (delivery.settled) return;
-      if (job.deliveryCount < settings.maxDeliver) return settle(delivery, (m) => m.nak(settings.retryDelayMs || undefined));
-      delivery.settled = true;
-      tryReply(() => msg.working()); // keep the server from redelivering while onDeadLetter runs
-      await deadLetter({ id, subject: names.subject, payload, deliveryCount: job.deliveryCount, reason: describe(error) });
-      tryReply(() => msg.term());
-    }
-  };
+  const transport = (msg: JsMsg): TransportDelivery => ({
+    id: msg.headers?.get('Nats-Msg-Id') || String(msg.seq),
+    body: msg.string(),
+    deliveryCount: msg.info.deliveryCount,
+    ack: () => msg.ack(),
+    nak: (delayMs) => msg.nak(delayMs > 0 ? delayMs : undefined),
+    working: () => msg.working(),
+    term: () => msg.term(),
+    // The server alone knows whether the ack wait passed; a late ack is simply ignored there.
+    current: () => true,
+  });
 
   const deliver = async (msg: JsMsg) => {
-    const id = msg.headers?.get('Nats-Msg-Id') || String(msg.seq);
     inflight.add(key(msg.seq));
     try {
-      let raw: unknown;
-      let payload: T;
-      try {
-        raw = JSON.parse(msg.string());
-        payload = settings.parse ? settings.parse(raw) : (raw as T);
-      } catch (error) {
-        const reason = `invalid payload: ${describe(error)}`;
-        await deadLetter({ id, subject: names.subject, payload: raw ?? msg.string(), deliveryCount: msg.info.deliveryCount, reason });
-        tryReply(() => msg.term());
-        return;
-      }
-      const delivery: Delivery = { msg, settled: false, done: Promise.resolve() };
-      active.add(delivery);
-      delivery.done = run(delivery, payload, id).finally(() => active.delete(delivery));
-      await delivery.done;
+      await dispatch.run(transport(msg));
     } finally {
       inflight.delete(key(msg.seq));
     }
@@ -290,7 +244,7 @@ async function startConsumer<T>(context: ConsumerContext<T>): Promise<Consumer> 
   };
 
   // A worker that died (or hung past ack_wait) on a message's last allowed delivery never gets to
-  // call onDeadLetter, and JetStream stops delivering that message: it only publishes this advisory.
+  // dead-letter it, and JetStream stops delivering that message: it only publishes this advisory.
   // The queue group hands each advisory to one live process, which dead-letters the message and
   // deletes it from the stream. Advisories are not persisted: if no worker is subscribed when one
   // is published, the message just stays in the stream, which the design tolerates (pending work
@@ -301,15 +255,8 @@ async function startConsumer<T>(context: ConsumerContext<T>): Promise<Consumer> 
     if (typeof seq !== 'number' || inflight.has(key(seq))) return; // our own handler will settle it
     const stored = await jsm.streams.getMessage(names.stream, { seq }).catch(() => null);
     if (!stored) return; // acked late, or already handled by another process
-    const text = new TextDecoder().decode(stored.data);
-    const deliveries = advisory.deliveries ?? settings.maxDeliver;
-    await deadLetter({
-      id: stored.header?.get('Nats-Msg-Id') || String(seq),
-      subject: names.subject,
-      payload: parseJsonOr(text),
-      deliveryCount: deliveries,
-      reason: `gave up after ${deliveries} deliveries: the last one ended without an ack (worker crashed, timed out, or naked it)`,
-    });
+    const id = stored.header?.get('Nats-Msg-Id') || String(seq);
+    await dispatch.giveUp({ id, body: new TextDecoder().decode(stored.data), deliveryCount: advisory.deliveries ?? settings.maxDeliver });
     await jsm.streams.deleteMessage(names.stream, seq, false).catch(() => undefined);
   };
 
@@ -320,8 +267,8 @@ async function startConsumer<T>(context: ConsumerContext<T>): Promise<Consumer> 
       const handled = onMaxDeliveries(msg.string()).catch((cause) =>
         process.emitWarning(`cannot dead-letter a ${names.subject} message after max deliveries: ${describe(cause)}`),
       );
-      deadLetters.add(handled);
-      void handled.finally(() => deadLetters.delete(handled));
+      givingUp.add(handled);
+      void handled.finally(() => givingUp.delete(handled));
     },
   });
 
@@ -334,8 +281,7 @@ async function startConsumer<T>(context: ConsumerContext<T>): Promise<Consumer> 
       abort.abort();
       tryReply(() => advisories.unsubscribe());
       for (const batch of batches) void batch.close();
-      await waitFor([...[...active].map((delivery) => delivery.done), ...deadLetters], graceMs);
-      for (const delivery of active) settle(delivery, (m) => m.nak());
+      await Promise.all([dispatch.stop(graceMs), waitFor([...givingUp], graceMs)]);
     },
   };
 }
@@ -373,12 +319,15 @@ async function streamIsMissing(jsm: JetStreamManager, stream: string): Promise<b
   );
 }
 
-// Workers of one subject share the durable, so the latest settings win (max_ack_pending included).
-async function upsertConsumer<T>(jsm: JetStreamManager, names: Names, settings: Settings<T>) {
+// Workers of one subject share the durable, so the latest settings win. max_ack_pending is the
+// cluster's limit (QUEUE_MAX_IN_FLIGHT), not one process's concurrency: set to the latter, a
+// second worker process added nothing, and a dead worker's unacknowledged message held the only
+// slot until its ack_wait ran out. Updating a durable keeps its messages and delivery state.
+async function upsertConsumer<T>(jsm: JetStreamManager, names: Names, settings: Settings<T>, maxInFlight: number) {
   const config = {
     ack_wait: nanos(settings.ackWaitMs),
     max_deliver: settings.maxDeliver,
-    max_ack_pending: settings.concurrency,
+    max_ack_pending: maxInFlight,
   };
   try {
     return await jsm.consumers.add(names.stream, {
@@ -403,26 +352,7 @@ function tryReply(reply: () => void): void {
   }
 }
 
-function parseJsonOr(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 // Connection errors are printed: keep passwords and tokens out of them.
 function redact(url: string): string {
   return url.replace(/\/\/([^/@]*)@/g, (_, userinfo: string) => (userinfo.includes(':') ? `//${userinfo.split(':')[0]}:***@` : '//***@'));
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-async function waitFor(promises: Promise<unknown>[], ms: number): Promise<void> {
-  if (promises.length === 0) return;
-  const timer = new AbortController();
-  await Promise.race([Promise.allSettled(promises), sleep(ms, undefined, { signal: timer.signal }).catch(() => undefined)]);
-  timer.abort();
 }
