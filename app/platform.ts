@@ -14,6 +14,7 @@ import { openS3ObjectStore } from '../infra/objects/s3.js';
 import { createInProcessQueue } from '../infra/queue/inprocess.js';
 import { openJetStreamQueue } from '../infra/queue/jetstream.js';
 import type { WorkQueue } from '../infra/queue/port.js';
+import { deadLetterStore, type DeadLetterStore } from '../infra/queue/dead-letters.js';
 import { allProjectors } from '../projections/index.js';
 import { migrate } from '../projections/migrations.js';
 import { ProjectionRunner } from '../projections/runner.js';
@@ -26,6 +27,8 @@ export interface Platform {
   database: Database;
   eventStore: EventStore;
   queue: WorkQueue;
+  /** Messages the queue gave up on, of every subject (`stylist queue dead-letters`). */
+  deadLetters: DeadLetterStore;
   objects: ObjectStore;
   projections: ProjectionRunner;
   /** Key lookups of the API role; commands run in this process drop what they make stale. */
@@ -79,8 +82,10 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
   const eventStore = await step('event store', () =>
     config.eventStoreUrl ? openEventStoreDb(config.eventStoreUrl) : openPostgresEventStore(database),
   );
+  const deadLetters = deadLetterStore(database.db);
+  const queueOptions = { maxInFlight: config.queue.maxInFlight, deadLetters: deadLetters.record };
   const queue = await step('work queue', async () =>
-    config.natsUrl ? openJetStreamQueue({ url: config.natsUrl, name: 'stylist', prefix: config.natsPrefix }) : createInProcessQueue(),
+    config.natsUrl ? openJetStreamQueue({ url: config.natsUrl, name: 'stylist', prefix: config.natsPrefix, ...queueOptions }) : createInProcessQueue(queueOptions),
   );
   const objects = await step('object store', () =>
     config.s3 ? openS3ObjectStore(config.s3) : openFileObjectStore(path.join(config.dataDir, 'objects')),
@@ -95,6 +100,7 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
     database,
     eventStore,
     queue,
+    deadLetters,
     objects,
     projections,
     secret,

@@ -13,6 +13,7 @@ import { migrate } from '../../projections/migrations.js';
 import { getOrganization, getOrganizationAccount } from '../../projections/queries/organizations.js';
 import { operator, required, settle, UsageError, type CommandSpec } from './spec.js';
 import { syncCommands } from './sync-commands.js';
+import { queueCommands } from './queue-commands.js';
 
 export { UsageError, type CommandSpec } from './spec.js';
 
@@ -218,6 +219,7 @@ export const commands: CommandSpec[] = [
     text: (r) => `${r.resource} for ${r.organizationId}: ${JSON.stringify(r.entry)}`,
   },
   ...syncCommands,
+  ...queueCommands,
 ];
 
 const count = (text: string, option: string): number => {

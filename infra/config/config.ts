@@ -62,6 +62,7 @@ const environment = z.object({
   SYNC_HEARTBEAT_TIMEOUT_SECONDS: integer(1200, 2, 86_400),
   SYNC_SCHEDULER_INTERVAL_SECONDS: integer(30, 1, 3_600),
   SYNC_CONCURRENCY: integer(1, 1, 16),
+  QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
 });
 
 export type Environment = z.infer<typeof environment>;
@@ -89,6 +90,10 @@ export interface Config {
     schedulerIntervalMs: number;
     /** Sync jobs one process runs at once. */
     concurrency: number;
+  };
+  queue: {
+    /** Messages of one subject unacknowledged at once across every process (JetStream max_ack_pending). */
+    maxInFlight: number;
   };
 }
 
@@ -143,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     sync: { heartbeatTimeoutMs: e.SYNC_HEARTBEAT_TIMEOUT_SECONDS * 1000, schedulerIntervalMs: e.SYNC_SCHEDULER_INTERVAL_SECONDS * 1000, concurrency: e.SYNC_CONCURRENCY },
+    queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
   };
 }
 

@@ -11,6 +11,7 @@ import * as catalogue from './0007_catalogue.js';
 import * as sources from './0008_sources.js';
 import * as sync from './0009_sync.js';
 import * as markets from './0010_markets.js';
+import * as queueDeadLetters from './0011_queue_dead_letters.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -23,4 +24,5 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0008_sources': sources,
   '0009_sync': sync,
   '0010_markets': markets,
+  '0011_queue_dead_letters': queueDeadLetters,
 };

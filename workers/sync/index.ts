@@ -3,7 +3,7 @@
 // silent, and the purge of finished jobs, in one process at a time.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { SYNC_SUBJECT, syncMessage, type SyncMessage } from '../../commands/sync-jobs.js';
+import { SYNC_SUBJECT, syncMessage, type SyncMessage } from '../../infra/queue/messages.js';
 import type { WorkerDefinition } from '../worker.js';
 import { handleSyncMessage } from './run-sync.js';
 import { startSyncScheduler } from './scheduler.js';
@@ -34,8 +34,11 @@ export const syncWorker: WorkerDefinition<SyncMessage> = {
   options: (context) => ({
     parse: (payload) => syncMessage.parse(payload),
     concurrency: context.config.sync.concurrency,
-    // The run beats (and extends the message) at least every 30 s.
-    ackWaitMs: 90_000,
+    // The run beats (and extends the message) every quarter of the heartbeat timeout, at most every
+    // 30 s, so a live run never loses its message, and a dead worker's message comes back within
+    // the heartbeat timeout (at most 90 s). Messages past that time do not block anyone: the
+    // durable's max_ack_pending is QUEUE_MAX_IN_FLIGHT, not this process's SYNC_CONCURRENCY.
+    ackWaitMs: Math.max(5_000, Math.min(90_000, context.config.sync.heartbeatTimeoutMs)),
     retryDelayMs: 5_000,
     maxDeliver: 5,
   }),
