@@ -17,9 +17,17 @@ export interface QueueWorld {
   dispose(): Promise<void>;
 }
 
+export interface WorldOptions {
+  dedupeWindowMs?: number;
+  /** QUEUE_MAX_IN_FLIGHT: messages of one subject in flight across every worker. */
+  maxInFlight?: number;
+  /** The queue's own record of every message given up on. */
+  deadLetters?: (dead: DeadLetter) => Promise<void>;
+}
+
 export interface QueueAdapter {
   name: string;
-  world(options?: { dedupeWindowMs?: number }): Promise<QueueWorld>;
+  world(options?: WorldOptions): Promise<QueueWorld>;
 }
 
 interface Seen<T> {
@@ -31,7 +39,7 @@ const SUBJECT = 'jobs';
 
 export function workQueueContract(t: Tap, adapter: QueueAdapter): void {
   // A world per test, and handlers that hang until the test ends (then fail, so nothing acks).
-  const setup = async (t: Tap, options?: { dedupeWindowMs?: number }) => {
+  const setup = async (t: Tap, options?: WorldOptions) => {
     const world = await adapter.world(options);
     const releases: Array<() => void> = [];
     t.teardown(async () => {
@@ -231,6 +239,73 @@ export function workQueueContract(t: Tap, adapter: QueueAdapter): void {
     await queue.consume(SUBJECT, async (job) => void seen.push(job.payload));
     await until(() => seen.length === 3, 'three deliveries');
     t.same(seen, [{ n: 0 }, { n: 1 }, { n: 2 }]);
+  });
+
+  t.test('two workers with one slot each work on two jobs at once', async (t) => {
+    // The scale-out promise: a second worker process adds a second slot (the durable's
+    // max_ack_pending is the cluster's QUEUE_MAX_IN_FLIGHT, not one process's concurrency).
+    const { world, hang, queue: a } = await setup(t);
+    const b = await world.open();
+    const started: Array<{ worker: string; n: number }> = [];
+    const options = { concurrency: 1, ackWaitMs: 10_000 };
+    for (const [worker, queue] of [['a', a], ['b', b]] as const) {
+      await queue.consume<{ n: number }>(SUBJECT, async (job) => {
+        started.push({ worker, n: job.payload.n });
+        await hang();
+      }, options);
+    }
+    await a.enqueue(SUBJECT, { n: 1 });
+    await a.enqueue(SUBJECT, { n: 2 });
+    await until(() => started.length === 2, 'both jobs running at once', 8000);
+    t.same(started.map((s) => s.worker).sort(), ['a', 'b'], 'one job on each worker');
+    t.same(started.map((s) => s.n).sort(), [1, 2]);
+  });
+
+  t.test('maxInFlight bounds the jobs in flight across all workers', async (t) => {
+    const { world, queue: a } = await setup(t, { maxInFlight: 3 });
+    const b = await world.open();
+    let inFlight = 0;
+    let most = 0;
+    const done: number[] = [];
+    const handler = async (job: Job<{ n: number }>) => {
+      most = Math.max(most, ++inFlight);
+      await sleep(300);
+      inFlight--;
+      done.push(job.payload.n);
+    };
+    await a.consume<{ n: number }>(SUBJECT, handler, { concurrency: 2, ackWaitMs: 10_000 });
+    await b.consume<{ n: number }>(SUBJECT, handler, { concurrency: 2, ackWaitMs: 10_000 });
+    for (let n = 0; n < 12; n++) await a.enqueue(SUBJECT, { n });
+    await until(() => done.length === 12, 'twelve jobs done', 15_000);
+    t.equal(most, 3, 'four slots, three in flight at most, and all three used');
+    t.same([...done].sort((x, y) => x - y), [...Array(12).keys()], 'each job once');
+  });
+
+  t.test('every message given up on reaches the queue\'s dead letters, with or without onDeadLetter', async (t) => {
+    const recorded: DeadLetter[] = [];
+    const { queue } = await setup(t, { deadLetters: async (d) => void recorded.push(d) });
+    const reactions: DeadLetter[] = [];
+    const parse = (payload: unknown) => {
+      if (typeof (payload as { n?: unknown } | null)?.n !== 'number') throw new Error('n must be a number');
+      return payload as { n: number };
+    };
+    await queue.consume<{ n: number }>(SUBJECT, async () => {
+      throw new Error('store unreachable');
+    }, { parse, maxDeliver: 2, retryDelayMs: 50, ackWaitMs: 5000 });
+    await queue.consume<{ n: number }>('other.kind', async () => {
+      throw new Error('cannot clean up');
+    }, { maxDeliver: 1, ackWaitMs: 5000, onDeadLetter: async (d) => void reactions.push(d) });
+    await queue.enqueue(SUBJECT, { n: 1 }, { dedupeId: 'failing' });
+    await queue.enqueue(SUBJECT, { n: 'one' }, { dedupeId: 'invalid' });
+    await queue.enqueue('other.kind', { n: 2 }, { dedupeId: 'other' });
+    await until(() => recorded.length === 3, 'three dead letters', 8000);
+    await sleep(300);
+    const byId = Object.fromEntries(recorded.map((d) => [d.id, d]));
+    t.match(byId.failing, { subject: SUBJECT, payload: { n: 1 }, deliveryCount: 2, reason: 'store unreachable' });
+    t.match(byId.invalid, { subject: SUBJECT, payload: { n: 'one' }, deliveryCount: 1, reason: /invalid payload: n must be a number/ });
+    t.match(byId.other, { subject: 'other.kind', payload: { n: 2 }, deliveryCount: 1, reason: 'cannot clean up' });
+    t.equal(recorded.length, 3, 'each recorded once');
+    t.equal(reactions.length, 1, 'and the worker\'s own onDeadLetter still runs');
   });
 
   t.test('stop(graceMs) lets quick jobs finish, naks the slow ones and takes nothing new', async (t) => {

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { AckPolicy, RetentionPolicy, StorageType, jetstreamManager } from '@nats-io/jetstream';
 import { createInProcessQueue } from '../../infra/queue/inprocess.js';
 import { jetStreamQueue, openJetStreamQueue } from '../../infra/queue/jetstream.js';
 import type { WorkQueue } from '../../infra/queue/port.js';
@@ -74,6 +74,41 @@ t.test('JetStream queue', { skip: natsUrl ? false : 'NATS_URL is not set: the Je
     await world.dispose();
     t.same(await streams(), [], 'and dispose deleted it');
   });
+});
+
+t.test('a durable made by an older build (max_ack_pending = one process\'s concurrency) is updated on start, its messages kept', { skip: natsUrl ? false : 'NATS_URL is not set' }, async (t) => {
+  const url = natsUrl as string;
+  const prefix = randomPrefix();
+  const nc = await connect({ servers: url });
+  const jsm = await jetstreamManager(nc);
+  t.teardown(async () => {
+    await nc.close();
+    await deleteStreams(url, `${prefix}_`);
+  });
+  const stream = `${prefix}_jobs`;
+  await jsm.streams.add({ name: stream, subjects: [`${prefix}.jobs`], retention: RetentionPolicy.Workqueue, storage: StorageType.File });
+  await jsm.consumers.add(stream, { durable_name: stream, ack_policy: AckPolicy.Explicit, max_ack_pending: 1, ack_wait: 30_000_000_000 });
+  const js = jsm.jetstream();
+  for (let n = 1; n <= 3; n++) await js.publish(`${prefix}.jobs`, JSON.stringify({ n }), { msgID: `old-${n}` });
+
+  const queue = await jetStreamQueue(await connect({ servers: url }), { prefix, maxInFlight: 5 });
+  t.teardown(() => queue.close());
+  const running = new Set<number>();
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const done: number[] = [];
+  await queue.consume<{ n: number }>('jobs', async (job) => {
+    running.add(job.payload.n);
+    await released;
+    done.push(job.payload.n);
+  }, { concurrency: 3, ackWaitMs: 10_000 });
+  const deadline = Date.now() + 8000;
+  while (running.size < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.equal(running.size, 3, 'the three waiting messages run at once');
+  t.equal((await jsm.consumers.info(stream, stream)).config.max_ack_pending, 5, 'max_ack_pending is QUEUE_MAX_IN_FLIGHT now');
+  release();
+  while (done.length < 3 && Date.now() < deadline + 5000) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.same(done.sort(), [1, 2, 3], 'every message published before the update was worked on');
 });
 
 t.test('openJetStreamQueue fails with one clear line when NATS cannot be reached', async (t) => {
