@@ -127,7 +127,7 @@ t.test('a worker killed mid-sync loses its job to the other within the heartbeat
   await victim.exited;
   shop.store.release(); // the survivor's run reads the whole feed
 
-  const resumed = await until('another worker to claim the job', shop.job, (job) => job.status === 'processing' && pidOf(job) === survivor.pid, (HEARTBEAT_TIMEOUT_S + 30) * 1000);
+  await until('another worker to claim the job', shop.job, (job) => job.status === 'processing' && pidOf(job) === survivor.pid, (HEARTBEAT_TIMEOUT_S + 30) * 1000);
   const recoverySeconds = (Date.now() - killedAt) / 1000;
   const bound = HEARTBEAT_TIMEOUT_S + SCHEDULER_INTERVAL_S + 5;
   t.ok(recoverySeconds <= bound, `resumed on the other worker ${recoverySeconds.toFixed(1)} s after the kill (heartbeat timeout ${HEARTBEAT_TIMEOUT_S} s; bound ${bound} s)`);
