@@ -92,3 +92,10 @@ t.test('several bad values are all named on the same line', async (t) => {
   const message = fails({ PORT: 'x', NATS_URL: 'http://nats' });
   t.match(message, /PORT .*; NATS_URL /);
 });
+
+t.test('QUEUE_MAX_IN_FLIGHT is the cluster-wide in-flight limit, independent of SYNC_CONCURRENCY', async (t) => {
+  t.equal(loadConfig({}).queue.maxInFlight, 1000);
+  const config = loadConfig({ QUEUE_MAX_IN_FLIGHT: '4', SYNC_CONCURRENCY: '1' });
+  t.same([config.queue.maxInFlight, config.sync.concurrency], [4, 1]);
+  t.match(fails({ QUEUE_MAX_IN_FLIGHT: '0' }), /^configuration error: QUEUE_MAX_IN_FLIGHT .*\(got "0"\)/);
+});
