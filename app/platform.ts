@@ -71,7 +71,11 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
   const secret = await serverSecret(config.dataDir, config.secret);
   const database =
     overrides.database ??
-    (await step('database', () => openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') })));
+    (await step('database', () => openDatabase({
+          url: config.databaseUrl,
+          pgliteDir: path.join(config.dataDir, 'pglite'),
+          onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost; the pool opens a new one'),
+        })));
   let migrated: string[];
   try {
     migrated = (await migrate(database.db)).applied;
@@ -80,7 +84,9 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
     throw new StartupError(`database migrations failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   const eventStore = await step('event store', () =>
-    config.eventStoreUrl ? openEventStoreDb(config.eventStoreUrl) : openPostgresEventStore(database),
+    config.eventStoreUrl ? openEventStoreDb(config.eventStoreUrl) : openPostgresEventStore(database, {
+          onConnectionError: (error) => logger.warn({ err: error }, 'event store LISTEN connection lost; reconnecting'),
+        }),
   );
   const deadLetters = deadLetterStore(database.db);
   const queueOptions = { maxInFlight: config.queue.maxInFlight, deadLetters: deadLetters.record };

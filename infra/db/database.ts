@@ -24,6 +24,8 @@ export interface OpenDatabaseOptions {
   schema?: string;
   /** Postgres only: pool size (default 10). */
   maxConnections?: number;
+  /** Told of connection failures outside any query (a terminated backend, a server restart). */
+  onConnectionError?: (error: Error) => void;
 }
 
 export class DatabaseUnavailable extends Error {
@@ -61,7 +63,12 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   };
   const pool = new pg.Pool({ ...clientConfig, max: options.maxConnections ?? 10, connectionTimeoutMillis: 5000 });
-  // An idle client's socket error must not crash the process; the next query reports it.
+  // A connection that fails outside a query emits 'error' on its client; unheard, that event kills
+  // the process. The pool listens only while a client is idle, so every client gets a listener of
+  // its own for the time it is checked out (kysely holds one across a transaction). The failed
+  // client is not queryable any more: the pool drops it on release and the caller's query fails.
+  pool.on('connect', (client) => client.on('error', (error: Error) => options.onConnectionError?.(error)));
+  // The pool repeats an idle client's error: already reported by the client's own listener.
   pool.on('error', () => {});
   try {
     const client = await pool.connect();

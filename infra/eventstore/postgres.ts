@@ -28,6 +28,8 @@ export interface PostgresEventStoreOptions {
   appendConcurrency?: number;
   /** Most appends sharing one commit. Default 64. */
   maxAppendsPerBatch?: number;
+  /** Told when the LISTEN connection is lost; it reconnects by itself. */
+  onConnectionError?: (error: Error) => void;
 }
 
 /**
@@ -136,7 +138,7 @@ export async function openPostgresEventStore(
   }
   const ensureListening = () => {
     if (channel && database.clientConfig && !listener && !closing.signal.aborted) {
-      listener = listen(database.clientConfig, channel, () => wakeup.notify());
+      listener = listen(database.clientConfig, channel, () => wakeup.notify(), { onError: options.onConnectionError });
     }
   };
 

@@ -38,20 +38,32 @@ export interface Listener {
   close(): Promise<void>;
 }
 
+export interface ListenOptions {
+  /** First wait before reconnecting; doubles per failed attempt up to `maxRetryMs`. Default 250. */
+  retryMs?: number;
+  maxRetryMs?: number;
+  /** Told when the connection is lost (once per loss, not per failed attempt). */
+  onError?: (error: Error) => void;
+}
+
 /**
  * LISTENs on a dedicated connection (a pooled one would be handed back and lose it) and
- * reconnects after failures; every (re)connect counts as a wake-up for what may have been missed.
+ * reconnects after failures with a capped, jittered backoff; every (re)connect counts as a wake-up
+ * for what may have been missed. Its errors never escape: an unheard 'error' event would end the process.
  */
-export function listen(config: pg.ClientConfig, channel: string, onNotify: () => void, retryMs = 1000): Listener {
+export function listen(config: pg.ClientConfig, channel: string, onNotify: () => void, options: ListenOptions = {}): Listener {
+  const firstRetryMs = options.retryMs ?? 250;
+  const maxRetryMs = options.maxRetryMs ?? 10_000;
   let closed = false;
   let client: pg.Client | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
+  let retryMs = firstRetryMs;
+  let connected = true;
 
   const connect = async () => {
     const next = new pg.Client(config);
-    // An error event without a listener would crash the process.
-    next.on('error', () => reconnect(next));
-    next.on('end', () => reconnect(next));
+    next.on('error', (error: Error) => reconnect(next, error));
+    next.on('end', () => reconnect(next, new Error('LISTEN connection ended')));
     next.on('notification', (message) => {
       if (message.channel === channel) onNotify();
     });
@@ -59,18 +71,27 @@ export function listen(config: pg.ClientConfig, channel: string, onNotify: () =>
     try {
       await next.connect();
       await next.query(`listen ${quoteIdentifier(channel)}`);
-      if (closed) await next.end().catch(() => {});
-      else onNotify();
-    } catch {
-      reconnect(next);
+      if (closed) {
+        await next.end().catch(() => {});
+        return;
+      }
+      retryMs = firstRetryMs;
+      connected = true;
+      onNotify();
+    } catch (error) {
+      reconnect(next, error as Error);
     }
   };
 
-  const reconnect = (failed: pg.Client) => {
+  const reconnect = (failed: pg.Client, error: Error) => {
     if (closed || client !== failed) return;
+    if (connected) options.onError?.(error);
+    connected = false;
     client = undefined;
     failed.end().catch(() => {});
-    retryTimer = setTimeout(() => void connect(), retryMs);
+    const wait = retryMs / 2 + Math.random() * (retryMs / 2);
+    retryMs = Math.min(retryMs * 2, maxRetryMs);
+    retryTimer = setTimeout(() => void connect(), wait);
     retryTimer.unref();
   };
 
