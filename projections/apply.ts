@@ -41,12 +41,16 @@ export function eventsAfter(batch: readonly RecordedEvent[], position: Position 
 const samePosition = (a: Position | null, b: Position | null): boolean =>
   a === null || b === null ? a === b : comparePositions(a, b) === 0;
 
-/** `events` must be the contiguous successors of `expected` in `$all`. */
+/**
+ * `events` must be the contiguous successors of `expected` in `$all`. `oneByOne` runs the handlers
+ * even where the projector has `applyBatch`, so a failure names its event.
+ */
 export async function applyToProjector(
   db: Kysely<any>,
   projector: Projector,
   expected: Position | null,
   events: readonly RecordedEvent[],
+  { oneByOne = false }: { oneByOne?: boolean } = {},
 ): Promise<ApplyOutcome> {
   const last = events.at(-1);
   if (!last) throw new Error('applyToProjector needs at least one event');
@@ -54,14 +58,14 @@ export async function applyToProjector(
     const stored = await lockCheckpoint(trx, projector.name);
     if (!samePosition(stored.position, expected)) return { kind: 'conflict', stored };
     const handled = events.filter((event) => handles(projector, event.type));
-    if (handled.length) await runHandlers(trx, projector, handled);
+    if (handled.length) await runHandlers(trx, projector, handled, oneByOne);
     await advanceCheckpoint(trx, projector.name, last.position, handled.length);
     return { kind: 'applied', checkpoint: { position: last.position, eventsApplied: stored.eventsApplied + handled.length } };
   });
 }
 
-async function runHandlers(trx: Kysely<any>, projector: Projector, events: readonly RecordedEvent[]): Promise<void> {
-  if (projector.applyBatch) {
+async function runHandlers(trx: Kysely<any>, projector: Projector, events: readonly RecordedEvent[], oneByOne: boolean): Promise<void> {
+  if (projector.applyBatch && !oneByOne) {
     try {
       await projector.applyBatch(trx, events);
     } catch (error) {

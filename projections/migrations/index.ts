@@ -12,6 +12,7 @@ import * as sources from './0008_sources.js';
 import * as sync from './0009_sync.js';
 import * as markets from './0010_markets.js';
 import * as queueDeadLetters from './0011_queue_dead_letters.js';
+import * as projectionFaults from './0012_projection_faults.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -25,4 +26,5 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0009_sync': sync,
   '0010_markets': markets,
   '0011_queue_dead_letters': queueDeadLetters,
+  '0012_projection_faults': projectionFaults,
 };

@@ -1,0 +1,225 @@
+// The live loop: one subscription to `$all` from the lowest checkpoint, cut into batches; per
+// projector and batch one transaction holding its rows and its checkpoint (see apply.ts). A
+// failing read of `$all` (a dropped LISTEN connection, a restarted server) resubscribes from the
+// checkpoints after a capped backoff. Poisoned projectors sit out; a poller notices an operator's
+// skip or retry from any process and hands them back to the loop.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RecordedEvent } from '../infra/eventstore/port.js';
+import { comparePositions, type Position } from '../infra/eventstore/position.js';
+import { eventsAfter, handles } from './apply.js';
+import { ensureCheckpoints, readCheckpoints, skipAhead } from './checkpoints.js';
+import { openFaults } from './faults.js';
+import { EventFeed } from './feed.js';
+import { assertAscending, forEachLimited } from './ordering.js';
+import { backoffMs, type ProjectorState, type RunnerCore } from './runner-core.js';
+
+/** Parallel projector transactions per batch; PGlite serialises them anyway. */
+const CONCURRENCY = 4;
+
+export class LiveLoop {
+  readonly #core: RunnerCore;
+  readonly #faultPollMs: number;
+  #loop: Promise<void> | undefined;
+  /** A stop under way: `start` waits for it rather than mistaking the old loop for a live one. */
+  #halting: Promise<void> | undefined;
+  #feed: EventFeed | undefined;
+  #stopping = new AbortController();
+  #resync = false;
+  #poller: NodeJS.Timeout | undefined;
+  #polling: Promise<void> | undefined;
+  /** Last position handed to the projectors (null: from the start); undefined when stopped. */
+  #delivered: Position | null | undefined;
+  #started = false;
+
+  constructor(core: RunnerCore, faultPollMs: number) {
+    this.#core = core;
+    this.#faultPollMs = faultPollMs;
+  }
+
+  get running(): boolean {
+    return this.#loop !== undefined;
+  }
+
+  /** Whether this process ever ran the loop (an API-only process never does). */
+  get started(): boolean {
+    return this.#started;
+  }
+
+  get delivered(): Position | null | undefined {
+    return this.#delivered;
+  }
+
+  get signal(): AbortSignal {
+    return this.#stopping.signal;
+  }
+
+  async start(): Promise<void> {
+    await this.#halting;
+    if (this.#loop) return;
+    const core = this.#core;
+    await ensureCheckpoints(core.db, core.names);
+    const [stored, faults] = await Promise.all([readCheckpoints(core.db, core.names), openFaults(core.db)]);
+    for (const state of core.states.values()) {
+      state.fault = faults.get(state.projector.name);
+      if (state.rebuilding) continue;
+      core.adopt(state, stored.get(state.projector.name) ?? { position: null, eventsApplied: 0 });
+      state.error = undefined;
+    }
+    this.#stopping = new AbortController();
+    this.#started = true;
+    this.#loop = this.#run();
+    this.#poller = setInterval(() => void this.syncFaults().catch(() => {}), this.#faultPollMs);
+    this.#poller.unref();
+  }
+
+  /** Ends the subscription and waits for the batch being applied. */
+  async stop(): Promise<void> {
+    const loop = this.#loop;
+    if (!loop) return this.#halting;
+    clearInterval(this.#poller);
+    this.#stopping.abort();
+    this.#halting = (async () => {
+      await this.#feed?.close();
+      await loop;
+      await this.#polling?.catch(() => {});
+      this.#loop = undefined;
+      this.#halting = undefined;
+    })();
+    return this.#halting;
+  }
+
+  /** Resubscribes from the checkpoints at once, even while no events arrive. */
+  resync(): void {
+    this.#resync = true;
+    void this.#feed?.close();
+  }
+
+  /**
+   * Follows `projection_faults`: a fault closed by an operator (here or in another process) puts
+   * its projector back in the loop from its stored checkpoint; one opened elsewhere stops it here too.
+   */
+  syncFaults(): Promise<void> {
+    this.#polling ??= (async () => {
+      const core = this.#core;
+      const open = await openFaults(core.db);
+      const released = [...core.states.values()].filter((s) => s.fault && !open.has(s.projector.name));
+      for (const state of core.states.values()) if (!state.fault && open.has(state.projector.name)) state.fault = open.get(state.projector.name);
+      if (!released.length) return;
+      const stored = await readCheckpoints(core.db, released.map((s) => s.projector.name));
+      for (const state of released) {
+        if (state.inFlight) await state.inFlight.catch(() => {});
+        core.adopt(state, stored.get(state.projector.name) ?? { position: null, eventsApplied: 0 });
+        state.fault = undefined;
+        core.log.info({ projection: state.projector.name, position: state.position }, 'projection resumes after an operator decision');
+      }
+      core.notify();
+      this.resync();
+    })().finally(() => (this.#polling = undefined));
+    return this.#polling;
+  }
+
+  async #run(): Promise<void> {
+    const core = this.#core;
+    const stopping = this.#stopping.signal;
+    let attempt = 0;
+    while (!stopping.aborted) {
+      let feed: EventFeed | undefined;
+      try {
+        const from = await this.#subscriptionStart();
+        this.#resync = false;
+        this.#delivered = from;
+        feed = this.#feed = new EventFeed(core.store, from, core.batchSize * 2, stopping);
+        for (;;) {
+          const batch = await feed.take(core.batchSize);
+          if (!batch || stopping.aborted) break;
+          const previous = this.#delivered;
+          assertAscending(batch, previous);
+          this.#delivered = batch.at(-1)!.position;
+          await this.#applyLive(batch, previous);
+          attempt = 0;
+          if (this.#resync) break;
+        }
+        if (!stopping.aborted && !this.#resync) throw new Error('the $all subscription ended by itself');
+      } catch (error) {
+        if (stopping.aborted) break;
+        const retryInMs = Math.round(backoffMs(core.retry, ++attempt));
+        core.log.error({ err: error, retryInMs, attempt }, 'projection runner: reading $all or a batch failed; resubscribing from the checkpoints');
+        await sleep(retryInMs, undefined, { signal: stopping }).catch(() => {});
+      } finally {
+        await feed?.close();
+        this.#feed = undefined;
+      }
+    }
+    this.#delivered = undefined;
+  }
+
+  /** The lowest checkpoint of the projectors the loop feeds; the head when none is live. */
+  async #subscriptionStart(): Promise<Position | null> {
+    const live = [...this.#core.states.values()].filter((s) => !s.fault && !s.error && !s.rebuilding);
+    if (!live.length) return this.#core.store.headPosition();
+    let lowest: Position | null | undefined;
+    for (const { position } of live) {
+      if (position === null) return null;
+      if (lowest === undefined || (lowest && comparePositions(position, lowest) < 0)) lowest = position;
+    }
+    return lowest ?? null;
+  }
+
+  /** `previous`: the position just before `batch` in this subscription (null: it began at the start). */
+  async #applyLive(batch: readonly RecordedEvent[], previous: Position | null | undefined): Promise<void> {
+    const core = this.#core;
+    const last = batch.at(-1)!.position;
+    const working: Array<{ state: ProjectorState; events: readonly RecordedEvent[] }> = [];
+    const idle: ProjectorState[] = [];
+    for (const state of core.states.values()) {
+      if (state.fault || state.error || state.rebuilding) continue;
+      if (previous && (!state.position || comparePositions(state.position, previous) < 0)) {
+        // Behind the subscription (a rebuild stopped half-way, a checkpoint moved elsewhere, a
+        // skip): the batch does not follow its checkpoint, so resubscribe from it instead of leaving a gap.
+        this.#resync = true;
+        continue;
+      }
+      const events = eventsAfter(batch, state.position);
+      if (!events.length) continue;
+      if (events.some((event) => handles(state.projector, event.type))) working.push({ state, events });
+      else idle.push(state);
+    }
+    const skipping = idle.length ? this.#skipIdle(idle, last) : Promise.resolve();
+    for (const state of idle) state.inFlight = skipping;
+    const outcomes = await Promise.allSettled([
+      skipping,
+      forEachLimited(working, CONCURRENCY, ({ state, events }) => this.#applyTracked(state, events)),
+    ]);
+    for (const state of idle) if (state.inFlight === skipping) state.inFlight = undefined;
+    core.notify();
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  async #applyTracked(state: ProjectorState, events: readonly RecordedEvent[]): Promise<void> {
+    // A rebuild may have begun, or another process poisoned it, while this batch waited its turn.
+    if (state.fault || state.error || state.rebuilding) return;
+    const applying = this.#core.apply(state, events, this.#stopping.signal);
+    state.inFlight = applying;
+    try {
+      if ((await applying) === 'conflict') this.#resync = true;
+    } finally {
+      if (state.inFlight === applying) state.inFlight = undefined;
+    }
+  }
+
+  async #skipIdle(idle: readonly ProjectorState[], last: Position): Promise<void> {
+    const core = this.#core;
+    const conflicts = await skipAhead(
+      core.db,
+      idle.map((s) => ({ name: s.projector.name, expected: s.position })),
+      last,
+    );
+    const conflicted = new Set(conflicts);
+    for (const state of idle) if (!conflicted.has(state.projector.name)) state.position = last;
+    if (!conflicts.length) return;
+    const stored = await readCheckpoints(core.db, conflicts);
+    for (const name of conflicts) core.adopt(core.state(name), stored.get(name) ?? { position: null, eventsApplied: 0 });
+    this.#resync = true;
+  }
+}

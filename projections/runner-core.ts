@@ -1,0 +1,185 @@
+// What the parts of the runner share (live loop, read-your-writes waits, rebuild, status): one
+// state per projector, the change notifications waits sleep on, and the one way a batch reaches a
+// projector: retried with a capped backoff while the error is transient, and stopped at the event
+// that keeps failing otherwise (recorded as poisoned, see faults.ts).
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
+import type { EventStore, RecordedEvent } from '../infra/eventstore/port.js';
+import type { Position } from '../infra/eventstore/position.js';
+import { applyToProjector, HandlerFailed } from './apply.js';
+import type { Checkpoint } from './checkpoints.js';
+import { isTransient, recordFault, type ProjectionFault } from './faults.js';
+import type { Projector } from './projector.js';
+
+/** The part of pino the runner uses. */
+export interface RunnerLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface RetryPolicy {
+  /** First wait after a failure; doubles per attempt up to `maxDelayMs`, jittered. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** Failures of a non-transient error before its event is recorded as poisoned. */
+  attempts: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 100, maxDelayMs: 5000, attempts: 5 };
+
+export interface Retrying {
+  error: string;
+  attempts: number;
+  transient: boolean;
+  since: string;
+}
+
+export interface ProjectorState {
+  readonly projector: Projector;
+  position: Position | null;
+  eventsApplied: number;
+  /** Stopped on a poisoned event until an operator skips or retries it. */
+  fault: ProjectionFault | undefined;
+  /** The batch in hand keeps failing and is being retried. */
+  retrying: Retrying | undefined;
+  /** A rebuild lost its checkpoint to another writer. */
+  error: string | undefined;
+  rebuilding: boolean;
+  /** The live loop's pending write for this projector: a rebuild waits for it before resetting. */
+  inFlight: Promise<unknown> | undefined;
+}
+
+export type ApplyResult = 'applied' | 'conflict' | 'poisoned';
+
+export const backoffMs = (policy: RetryPolicy, attempt: number): number => {
+  const capped = Math.min(policy.firstDelayMs * 2 ** Math.min(attempt - 1, 20), policy.maxDelayMs);
+  return capped / 2 + Math.random() * (capped / 2);
+};
+
+const message = (error: unknown): string => (error instanceof Error ? error.message || error.name : String(error));
+
+export class RunnerCore {
+  readonly states = new Map<string, ProjectorState>();
+  readonly #listeners = new Set<() => void>();
+
+  constructor(
+    readonly store: EventStore,
+    readonly db: Kysely<any>,
+    readonly log: RunnerLogger,
+    readonly batchSize: number,
+    readonly retry: RetryPolicy,
+    projectors: readonly Projector[],
+  ) {
+    for (const projector of projectors) {
+      if (this.states.has(projector.name)) throw new Error(`two projectors are named ${projector.name}`);
+      this.states.set(projector.name, { projector, position: null, eventsApplied: 0, fault: undefined, retrying: undefined, error: undefined, rebuilding: false, inFlight: undefined });
+    }
+  }
+
+  get names(): string[] {
+    return [...this.states.keys()];
+  }
+
+  state(name: string): ProjectorState {
+    const state = this.states.get(name);
+    if (!state) throw new Error(`unknown projection ${JSON.stringify(name)}; known: ${this.names.join(', ')}`);
+    return state;
+  }
+
+  adopt(state: ProjectorState, checkpoint: Checkpoint): void {
+    state.position = checkpoint.position;
+    state.eventsApplied = checkpoint.eventsApplied;
+  }
+
+  notify(): void {
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  /** Waits for the next applied batch, fault or rebuild end, at most `ms`. */
+  nextChange(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#listeners.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(ms, 0));
+      this.#listeners.add(done);
+    });
+  }
+
+  /**
+   * Applies `events` (the successors of the projector's checkpoint) and records the outcome in
+   * `state`. Transient errors are retried for as long as they last; any other error that repeats
+   * `retry.attempts` times stops the projector at its event: what came before is kept, the event
+   * is recorded as poisoned. Throws only when `signal` aborts.
+   */
+  async apply(state: ProjectorState, events: readonly RecordedEvent[], signal: AbortSignal): Promise<ApplyResult> {
+    let attempt = 0;
+    let failures = 0;
+    let oneByOne = false;
+    for (;;) {
+      try {
+        const outcome = await applyToProjector(this.db, state.projector, state.position, events, { oneByOne });
+        if (state.retrying) this.log.info({ projection: state.projector.name, attempts: attempt + 1 }, 'projection recovered');
+        state.retrying = undefined;
+        if (outcome.kind === 'conflict') {
+          this.log.warn({ projection: state.projector.name }, 'projection checkpoint was moved by another writer; resynchronising');
+          this.adopt(state, outcome.stored);
+          return 'conflict';
+        }
+        this.adopt(state, outcome.checkpoint);
+        return 'applied';
+      } catch (error) {
+        if (signal.aborted) throw error;
+        attempt++;
+        const transient = isTransient(error);
+        if (!transient && error instanceof HandlerFailed) {
+          failures++;
+          // An applyBatch failure names no event: run the handlers one by one to find it.
+          if (!error.event) oneByOne = true;
+          else if (failures >= this.retry.attempts) return this.#poison(state, events, error, failures, signal);
+        }
+        state.retrying = { error: message(error), attempts: attempt, transient, since: state.retrying?.since ?? new Date().toISOString() };
+        const delayMs = Math.round(backoffMs(this.retry, attempt));
+        const details = { err: error, projection: state.projector.name, attempt, transient, retryInMs: delayMs };
+        if (attempt === 1 || attempt % 10 === 0) this.log.warn(details, 'projection batch failed; retrying from the checkpoint');
+        this.notify();
+        await this.#pause(delayMs, signal);
+      }
+    }
+  }
+
+  async #poison(state: ProjectorState, events: readonly RecordedEvent[], error: HandlerFailed, attempts: number, signal: AbortSignal): Promise<ApplyResult> {
+    const event = error.event!;
+    const failedAt = events.indexOf(event);
+    if (failedAt > 0) {
+      const before = await this.apply(state, events.slice(0, failedAt), signal);
+      if (before !== 'applied') return before;
+    }
+    const poisoned = { projector: state.projector.name, position: event.position, eventId: event.id, eventType: event.type, streamId: event.streamId, error: error.message, attempts };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        state.fault = await recordFault(this.db, poisoned);
+        break;
+      } catch (recording) {
+        if (signal.aborted) throw recording;
+        this.log.warn({ err: recording, projection: state.projector.name }, 'cannot record the poisoned event yet; retrying');
+        await this.#pause(backoffMs(this.retry, attempt), signal);
+      }
+    }
+    state.retrying = undefined;
+    this.log.error(
+      { err: error.cause, projection: error.projection, eventType: error.eventType, position: error.position, streamId: event.streamId, attempts },
+      'projection stopped on a poisoned event; `stylist projections skip` or `retry` resumes it',
+    );
+    this.notify();
+    return 'poisoned';
+  }
+
+  async #pause(ms: number, signal: AbortSignal): Promise<void> {
+    await sleep(ms, undefined, { signal }).catch(() => {});
+    if (signal.aborted) throw new Error('projection runner stopping');
+  }
+}
