@@ -20,6 +20,7 @@ import { migrate } from '../projections/migrations.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { serverSecret } from './secret.js';
 import type { KeyDirectory } from '../api/auth/key-directory.js';
+import type { ReadinessChecks } from '../api/routes/health.js';
 
 export interface Platform {
   config: Config;
@@ -36,7 +37,7 @@ export interface Platform {
   secret: string;
   /** Names of the migrations applied while opening. */
   migrated: string[];
-  readiness: Record<string, () => Promise<void>>;
+  readiness: ReadinessChecks;
   close(): Promise<void>;
 }
 
@@ -116,6 +117,8 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
       database: () => database.ping(),
       queue: () => queue.ping(),
       objectStore: () => objects.ping(),
+      // Poisoned or lagging projections, and the oldest transaction the event store waits for.
+      projections: () => projections.readiness(config.projections.lagLimitSeconds),
     },
     close: async () => {
       platform.keys?.stop();

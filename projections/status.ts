@@ -117,13 +117,14 @@ export async function oldestTransaction(db: Kysely<any>, kind: 'postgres' | 'pgl
   return row ? { seconds: Math.round(Number(row.seconds) * 10) / 10, pid: row.pid, database: row.database, state: row.state } : { seconds: 0, pid: null, database: null, state: null };
 }
 
-export interface ProjectionReadiness {
+// A type, not an interface: /readyz takes it as a record of details.
+export type ProjectionReadiness = {
   ok: boolean;
   lagLimitSeconds: number;
   problems: Array<{ name: string; reason: string }>;
   /** Seconds; null where it does not apply (PGlite, EventStoreDB). */
   oldestTransactionSeconds: number | null;
-}
+};
 
 /** `expectRunning`: this process runs the live loop, so a stopped loop is a problem here. */
 export function readinessOf(statuses: readonly ProjectionStatus[], oldest: OldestTransaction | null, lagLimitSeconds: number, expectRunning: boolean): ProjectionReadiness {

@@ -2,6 +2,7 @@
 // with the one message document 1 allows; the detail goes to the log, never to the caller.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../../domain/errors.js';
+import { ProjectionTimeout } from '../../projections/runner-errors.js';
 
 /** An error whose message is already the exact text a client should see. */
 export class HttpError extends Error {
@@ -22,6 +23,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const details =
         error instanceof Invalid && error.details ? { details: Object.entries(error.details).map(([path, message]) => ({ path, message })) } : {};
       return reply.code(domainStatus(error)).send({ error: error.message, ...details });
+    }
+    if (error instanceof ProjectionTimeout) {
+      // The write is stored; only its read models are late or stopped. Say so, never a silent 2xx:
+      // the caller learns its next read may not show the change, and the operator why.
+      request.log.error({ err: error, behind: error.behind }, 'a write waited for its projections in vain');
+      return reply.code(500).send({ error: 'Internal server error.', reason: error.reason });
     }
     const code = (error as FastifyError).code;
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'Request body is too large.' });

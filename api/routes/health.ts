@@ -1,12 +1,19 @@
 // Liveness and readiness for orchestrators. /readyz checks each store with a short timeout and
 // names only the failing component: the cause goes to the log, not to an unauthenticated caller.
+// A check may also answer with a report (the projections: which one is stopped or behind, and
+// why); the report is shown under the check's name and its `ok` decides.
 import type { FastifyInstance } from 'fastify';
 
-export type ReadinessChecks = Record<string, () => Promise<void>>;
+export interface CheckReport {
+  ok: boolean;
+  [detail: string]: unknown;
+}
+
+export type ReadinessChecks = Record<string, () => Promise<void | CheckReport>>;
 
 const CHECK_TIMEOUT_MS = 2000;
 
-const withTimeout = (check: () => Promise<void>): Promise<void> =>
+const withTimeout = <T>(check: () => Promise<T>): Promise<T> =>
   new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
     check().then(resolve, reject).finally(() => clearTimeout(timer));
@@ -19,12 +26,20 @@ export function healthRoutes(app: FastifyInstance, checks: ReadinessChecks): voi
     const names = Object.keys(checks);
     const results = await Promise.allSettled(names.map((name) => withTimeout(checks[name]!)));
     const report: Record<string, 'ok' | 'unavailable'> = {};
+    const details: Record<string, Omit<CheckReport, 'ok'>> = {};
+    let ready = true;
     results.forEach((result, index) => {
       const name = names[index]!;
-      report[name] = result.status === 'fulfilled' ? 'ok' : 'unavailable';
       if (result.status === 'rejected') request.log.warn({ component: name, err: result.reason }, 'readiness check failed');
+      const ok = result.status === 'fulfilled' && (!result.value || result.value.ok);
+      if (result.status === 'fulfilled' && result.value) {
+        const { ok: _ok, ...rest } = result.value;
+        details[name] = rest;
+        if (!ok) request.log.warn({ component: name, ...rest }, 'not ready');
+      }
+      report[name] = ok ? 'ok' : 'unavailable';
+      ready &&= ok;
     });
-    const ready = results.every((result) => result.status === 'fulfilled');
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: report });
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: report, ...details });
   });
 }

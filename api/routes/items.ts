@@ -11,7 +11,6 @@ import type { RecordedEvent } from '../../infra/eventstore/port.js';
 import { getDataset } from '../../projections/queries/datasets.js';
 import { isUuid } from '../../projections/queries/rows.js';
 import { getItem, listItems, listQueue } from '../../projections/queries/items.js';
-import { ProjectionTimeout } from '../../projections/runner-errors.js';
 import { zodRoutes } from '../plugins/validation.js';
 import type { CatalogueContext } from './catalogue-context.js';
 import { callerOf, commandMeta } from './context.js';
@@ -88,12 +87,8 @@ export const itemRoutes = (context: CatalogueContext) => (app: FastifyInstance) 
         { organizationId, datasetId: dataset.datasetId, storeUrl: dataset.config.storeUrl ?? '', shape, entries: request.body.items ?? request.body.products ?? [] },
         commandMeta(request),
       );
-      // The answer comes from the command, not the read models: when they lag (a busy worker on the
-      // same cores) the upload is still done and still answered; only the next GET may not show it yet.
-      await settle(context, outcome.position).catch((error: unknown) => {
-        if (!(error instanceof ProjectionTimeout)) throw error;
-        request.log.warn({ behind: error.behind }, 'upload answered before its queue rows were projected');
-      });
+      // A projection that does not catch up answers 500 with the reason (api/plugins/errors.ts).
+      await settle(context, outcome.position);
       const { position: _position, ...body } = outcome;
       return reply.code(202).send(body);
     },

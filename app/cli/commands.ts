@@ -8,12 +8,12 @@ import type { PrivateAccess, PublicAccess } from '../../domain/apikey/access.js'
 import type { Plan, PlanEntry } from '../../domain/plan.js';
 import { listKeys } from '../../projections/queries/apikeys.js';
 import { NotFound } from '../../domain/errors.js';
-import { allProjectors } from '../../projections/index.js';
 import { migrate } from '../../projections/migrations.js';
 import { getOrganization, getOrganizationAccount } from '../../projections/queries/organizations.js';
 import { operator, required, settle, UsageError, type CommandSpec } from './spec.js';
 import { syncCommands } from './sync-commands.js';
 import { queueCommands } from './queue-commands.js';
+import { projectionCommands } from './projection-commands.js';
 
 export { UsageError, type CommandSpec } from './spec.js';
 
@@ -25,29 +25,7 @@ export const commands: CommandSpec[] = [
     run: async (platform) => ({ applied: [...platform.migrated, ...(await migrate(platform.database.db)).applied] }),
     text: (r) => (r.applied.length ? `applied ${r.applied.join(', ')}` : 'read models are up to date'),
   },
-  {
-    words: ['projections', 'status'],
-    usage: 'stylist projections status',
-    options: {},
-    run: async (platform) => ({ projections: await platform.projections.status() }),
-    text: (r) =>
-      (r.projections as Array<{ name: string; position: string | null; eventsApplied: number | string; error?: string }>)
-        .map((p) => `${p.name.padEnd(24)} ${String(p.position ?? 'not started').padEnd(20)} ${p.eventsApplied} events${p.error ? `  FAILED: ${p.error}` : ''}`)
-        .join('\n'),
-  },
-  {
-    words: ['projections', 'rebuild'],
-    usage: 'stylist projections rebuild [NAME]',
-    options: {},
-    maxArguments: 1,
-    run: async (platform, _values, args) => {
-      const known = allProjectors.map((p) => p.name);
-      const unknown = args.filter((name) => !known.includes(name));
-      if (unknown.length) throw new UsageError(`unknown projection ${unknown.join(', ')} (known: ${known.join(', ')})`);
-      return { ...(await platform.projections.rebuild(args.length ? args : undefined)) };
-    },
-    text: (r) => `rebuilt ${r.rebuilt.join(', ')} from ${r.events} events`,
-  },
+  ...projectionCommands,
   {
     words: ['demo', 'seed'],
     usage: 'stylist demo seed',

@@ -63,6 +63,7 @@ const environment = z.object({
   SYNC_SCHEDULER_INTERVAL_SECONDS: integer(30, 1, 3_600),
   SYNC_CONCURRENCY: integer(1, 1, 16),
   QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
+  PROJECTION_LAG_LIMIT_SECONDS: integer(30, 1, 86_400),
 });
 
 export type Environment = z.infer<typeof environment>;
@@ -94,6 +95,10 @@ export interface Config {
   queue: {
     /** Messages of one subject unacknowledged at once across every process (JetStream max_ack_pending). */
     maxInFlight: number;
+  };
+  projections: {
+    /** `/readyz` answers 503 when a projection's oldest unapplied event is older than this. */
+    lagLimitSeconds: number;
   };
 }
 
@@ -149,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     sync: { heartbeatTimeoutMs: e.SYNC_HEARTBEAT_TIMEOUT_SECONDS * 1000, schedulerIntervalMs: e.SYNC_SCHEDULER_INTERVAL_SECONDS * 1000, concurrency: e.SYNC_CONCURRENCY },
     queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
+    projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS },
   };
 }
 

@@ -99,3 +99,10 @@ t.test('QUEUE_MAX_IN_FLIGHT is the cluster-wide in-flight limit, independent of 
   t.same([config.queue.maxInFlight, config.sync.concurrency], [4, 1]);
   t.match(fails({ QUEUE_MAX_IN_FLIGHT: '0' }), /^configuration error: QUEUE_MAX_IN_FLIGHT .*\(got "0"\)/);
 });
+
+t.test('PROJECTION_LAG_LIMIT_SECONDS sets how far behind a projection may fall before /readyz says 503', async (t) => {
+  t.equal(loadConfig({}).projections.lagLimitSeconds, 30);
+  t.equal(loadConfig({ PROJECTION_LAG_LIMIT_SECONDS: '5' }).projections.lagLimitSeconds, 5);
+  t.match(fails({ PROJECTION_LAG_LIMIT_SECONDS: '0' }), /^configuration error: PROJECTION_LAG_LIMIT_SECONDS must be a whole number from 1 to 86400 \(got "0"\)/);
+  t.match(fails({ PROJECTION_LAG_LIMIT_SECONDS: 'soon' }), /PROJECTION_LAG_LIMIT_SECONDS/);
+});
