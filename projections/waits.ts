@@ -14,9 +14,10 @@ export async function waitForPosition(core: RunnerCore, local: boolean, position
   const states = names.map((name) => core.state(name));
   const deadline = Date.now() + timeoutMs;
   const stored = new Map<string, Position | null>();
-  let faults = new Map<string, ProjectionFault>();
+  // As stored, once read: an operator's skip in another process clears a fault this process still holds.
+  let faults: Map<string, ProjectionFault> | undefined;
   const reached = (p: Position | null | undefined): boolean => !!p && comparePositions(p, position) >= 0;
-  const faultOf = (name: string): ProjectionFault | undefined => core.state(name).fault ?? faults.get(name);
+  const faultOf = (name: string): ProjectionFault | undefined => (faults ? faults.get(name) : core.state(name).fault);
   let pollMs = local ? 500 : 0;
   let nextPoll = Date.now() + pollMs;
   for (;;) {
@@ -24,6 +25,10 @@ export async function waitForPosition(core: RunnerCore, local: boolean, position
     if (!behind.length) return;
     const now = Date.now();
     const stopped = behind.some((s) => faultOf(s.projector.name) || s.error);
+    if (stopped && !faults) {
+      faults = await openFaults(core.db);
+      continue;
+    }
     if (stopped || now >= deadline) {
       throw new ProjectionTimeout(
         positionToString(position),
@@ -38,7 +43,7 @@ export async function waitForPosition(core: RunnerCore, local: boolean, position
     }
     if (now >= nextPoll) {
       const behindNames = behind.map((s) => s.projector.name);
-      const [rows, open] = await Promise.all([readCheckpoints(core.db, behindNames), local ? Promise.resolve(faults) : openFaults(core.db)]);
+      const [rows, open] = await Promise.all([readCheckpoints(core.db, behindNames), openFaults(core.db)]);
       faults = open;
       for (const [name, checkpoint] of rows) stored.set(name, checkpoint.position);
       pollMs = local ? 1000 : Math.min(Math.max(pollMs * 2, 10), 200);

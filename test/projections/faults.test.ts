@@ -1,0 +1,194 @@
+// Faults inside projectors: a transient error is retried from the checkpoint and leaves the read
+// model as a rebuild would; one that repeats on an event poisons exactly that event, shows in
+// status and /readyz, and an operator's skip (from any process) or retry resumes the projector.
+import { sql } from 'kysely';
+import t from 'tap';
+import { buildApi } from '../../api/app.js';
+import { createLogger } from '../../api/logging.js';
+import { positionToString } from '../../infra/eventstore/position.js';
+import { ProjectionRunner } from '../../projections/runner.js';
+import { startTestService } from '../support/service.js';
+import { count, createNotesTable, editNote, ids, notesProjector, openFixture, writeNotes } from './support.js';
+
+const { db, store } = await openFixture(t);
+/** Rows without `seq`: a rolled-back insert still uses up a serial value, and no read model has one. */
+const dumpNotes = async (table: string): Promise<string> =>
+  JSON.stringify(await db.selectFrom(table).select(['note_id', 'body', 'edits', 'position', 'recorded_at']).orderBy('position').execute());
+
+const quick = { firstDelayMs: 5, maxDelayMs: 40, attempts: 3 };
+
+/** An error as pg reports it: SQLSTATE in `code`. */
+const pgError = (code: string, message: string): Error => Object.assign(new Error(message), { code });
+
+t.test('transient errors inside a handler are retried from the checkpoint: rows equal a rebuild, nothing applied twice', async (t) => {
+  await createNotesTable(db, 'memos');
+  const transient = [
+    pgError('40001', 'could not serialize access due to concurrent update'),
+    pgError('40P01', 'deadlock detected'),
+    pgError('57014', 'canceling statement due to statement timeout'),
+    pgError('57P01', 'terminating connection due to administrator command'),
+    pgError('08006', 'connection failure'),
+    pgError('53300', 'sorry, too many clients already'),
+    new Error('Connection terminated unexpectedly'),
+    Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+  ];
+  let thrown = 0;
+  const plain = notesProjector({ name: 'memos', table: 'memos', kind: 'Memo' });
+  const flaky = notesProjector({
+    name: 'memos',
+    table: 'memos',
+    kind: 'Memo',
+    extra: {
+      // Every eleventh write fails once, after the row went in: the rollback must take it out again.
+      MemoWritten: async (trx, event) => {
+        await plain.handlers.MemoWritten!(trx, event);
+        const n = Number(String(event.data.noteId).slice(1));
+        if (n % 11 === 0 && thrown < transient.length * 2 && !seen.has(n)) {
+          seen.add(n);
+          throw transient[thrown++ % transient.length]!;
+        }
+      },
+    },
+  });
+  const seen = new Set<number>();
+  const runner = new ProjectionRunner({ store, db, projectors: [flaky], batchSize: 20, retry: quick });
+  t.teardown(() => runner.stop());
+  await runner.start();
+  const last = await writeNotes(store, 'Memo', ids('n', 200));
+  await runner.waitFor(last, ['memos'], 20_000);
+  t.ok(thrown >= 10, `${thrown} transient errors thrown`);
+
+  const status = (await runner.status())[0]!;
+  t.match(status, { state: 'running', eventsApplied: 200, lag: 0, lagSeconds: 0 }, 'each event counted once');
+  t.notOk(status.fault, 'no transient error poisons');
+  t.equal(await count(db, 'memos'), 200);
+  const live = await dumpNotes('memos');
+  await runner.stop();
+
+  const fresh = new ProjectionRunner({ store, db, projectors: [plain] });
+  await fresh.rebuild(['memos']);
+  t.equal(await dumpNotes('memos'), live, 'row by row what a fresh rebuild gives');
+});
+
+t.test('an event that keeps failing poisons exactly itself; a skip from another process resumes past it, a retry re-runs it', async (t) => {
+  await createNotesTable(db, 'drafts');
+  await createNotesTable(db, 'fragile_drafts');
+  const broken = new Set<string>();
+  const drafts = notesProjector({ name: 'drafts', table: 'drafts', kind: 'Draft' });
+  const plainFragile = notesProjector({ name: 'fragile', table: 'fragile_drafts', kind: 'Draft' });
+  const fragile = notesProjector({
+    name: 'fragile',
+    table: 'fragile_drafts',
+    kind: 'Draft',
+    extra: {
+      DraftEdited: async (trx, event) => {
+        if (broken.has(String(event.data.body))) throw new Error(`cannot apply ${String(event.data.body)}`);
+        await plainFragile.handlers.DraftEdited!(trx, event);
+      },
+    },
+  });
+  const runner = new ProjectionRunner({ store, db, projectors: [drafts, fragile], batchSize: 4, retry: quick, faultPollMs: 50 });
+  t.teardown(() => runner.stop());
+  await runner.start();
+
+  broken.add('bad one');
+  await writeNotes(store, 'Draft', ids('d', 5));
+  const poison = await editNote(store, 'Draft', 'd0001', 'bad one');
+  const good = await editNote(store, 'Draft', 'd0002', 'good one');
+  await runner.waitFor(good, ['drafts']);
+  await t.rejects(runner.waitFor(good, ['fragile'], 5000), { name: 'ProjectionTimeout', behind: [{ name: 'fragile', stopped: true }] });
+
+  const status = (await runner.status()).find((s) => s.name === 'fragile')!;
+  t.match(status, { state: 'poisoned', lag: 2, fault: { position: positionToString(poison), eventType: 'DraftEdited', streamId: 'draft-d0001', attempts: 3, error: /cannot apply bad one/ } });
+  t.equal((await runner.status()).find((s) => s.name === 'drafts')!.state, 'running', 'the other projector goes on');
+  const readiness = await runner.readiness(30);
+  t.equal(readiness.ok, false);
+  t.match(readiness.problems, [{ name: 'fragile', reason: new RegExp(`^poisoned: stopped at ${positionToString(poison)} \\(DraftEdited\\) after 3 attempts`) }]);
+  t.equal(readiness.oldestTransactionSeconds, null, 'n/a on PGlite');
+
+  // The operator's CLI is another process with a runner of its own that never runs the loop.
+  const cli = new ProjectionRunner({ store, db, projectors: [drafts, fragile] });
+  await t.rejects(cli.skip('fragile', good, { actor: 'cli', reason: 'wrong event' }), { name: 'FaultMismatch', message: /is stopped at .*, not / });
+  await cli.skip('fragile', poison, { actor: 'cli', reason: 'a bad edit from the old importer' });
+  await runner.waitFor(good, ['fragile'], 5000);
+  const rows = await db.selectFrom('fragile_drafts').select(['note_id', 'body']).where('note_id', 'in', ['d0001', 'd0002']).orderBy('note_id').execute();
+  t.same(rows, [{ note_id: 'd0001', body: 'Draft d0001' }, { note_id: 'd0002', body: 'good one' }], 'the poisoned edit skipped, the next one applied');
+  t.match((await runner.status()).find((s) => s.name === 'fragile'), { state: 'running', lag: 0, eventsApplied: 6 }, 'the skipped event is not counted as applied');
+  const audit = await db.selectFrom('projection_faults').selectAll().where('projector', '=', 'fragile').executeTakeFirstOrThrow();
+  t.match(audit, { status: 'skipped', position: positionToString(poison), resolved_by: /^cli \(os user .+\)$/, resolution_reason: 'a bad edit from the old importer' });
+  t.ok(audit.resolved_at, 'when');
+  t.equal((await runner.readiness(30)).ok, true);
+
+  // A second poisoned event, fixed at its cause, then retried: applied, not skipped.
+  broken.add('second bad one');
+  const second = await editNote(store, 'Draft', 'd0003', 'second bad one');
+  await t.rejects(runner.waitFor(second, ['fragile'], 5000), { name: 'ProjectionTimeout' });
+  t.equal((await runner.status()).find((s) => s.name === 'fragile')!.state, 'poisoned');
+  await t.rejects(cli.retry('drafts', { actor: 'cli', reason: 'x' }), { name: 'FaultMismatch', message: 'drafts is not stopped on a poisoned event' });
+  broken.delete('second bad one');
+  await cli.retry('fragile', { actor: 'cli', reason: 'importer fixed' });
+  await runner.waitFor(second, ['fragile'], 5000);
+  t.equal((await db.selectFrom('fragile_drafts').select('body').where('note_id', '=', 'd0003').executeTakeFirstOrThrow()).body, 'second bad one');
+  t.equal(await count(db, 'fragile_drafts'), 5);
+});
+
+t.test('a projection behind the head of $all by more than the limit makes /readyz answer 503 with its name', async (t) => {
+  await createNotesTable(db, 'letters');
+  const letters = notesProjector({ name: 'letters', table: 'letters', kind: 'Letter' });
+  // Like an API process: the projections run elsewhere (here: nowhere), only the lag tells.
+  const runner = new ProjectionRunner({ store, db, projectors: [letters] });
+  const app = await buildApi({ logger: createLogger({ level: 'silent' }), readiness: { projections: () => runner.readiness(1) } });
+  t.teardown(() => app.close());
+  const worker = new ProjectionRunner({ store, db, projectors: [letters] });
+  t.teardown(() => worker.stop());
+  await worker.start();
+  await worker.waitFor(await writeNotes(store, 'Letter', ['warm-up']), ['letters']);
+  t.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200, 'caught up');
+  await worker.stop();
+
+  await writeNotes(store, 'Letter', ids('l', 3));
+  await new Promise((resolve) => setTimeout(resolve, 1300));
+  const response = await app.inject({ method: 'GET', url: '/readyz' });
+  t.equal(response.statusCode, 503);
+  t.match(response.json(), {
+    status: 'unavailable',
+    checks: { projections: 'unavailable' },
+    projections: { lagLimitSeconds: 1, problems: [{ name: 'letters', reason: /^1\.\d s behind the head of \$all \(limit 1 s\)$/ }], oldestTransactionSeconds: null },
+  });
+
+  await worker.start();
+  await worker.waitFor((await store.headPosition())!, ['letters']);
+  t.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200, 'ready again once caught up');
+});
+
+t.test('through the service: a poisoned read model answers writes with 500 and the reason, shows in status and /readyz, and retry resumes it', async (t) => {
+  const service = await startTestService(t);
+  const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    service.app.inject({ method, url, headers: { authorization: `Bearer ${org.privateKey}` }, ...(payload ? { payload } : {}) });
+  const database = service.platform.database.db;
+  // A read model the projector cannot write to: a constraint the events do not satisfy.
+  await sql`alter table datasets add constraint no_poison check (name <> 'Poison')`.execute(database);
+
+  const refused = await call('POST', '/v1/datasets', { name: 'Poison' });
+  t.equal(refused.statusCode, 500);
+  t.match(refused.json(), { error: 'Internal server error.', reason: /^The change was saved but projection 'datasets' stopped before applying it: datasets is at .*poisoned at .*DatasetCreated/ });
+
+  const { projections, oldestTransaction } = await service.cli(['projections', 'status', '--json']);
+  t.match(projections.find((p: { name: string }) => p.name === 'datasets'), { state: 'poisoned', fault: { eventType: 'DatasetCreated', attempts: 5, error: /no_poison/ } });
+  t.match(projections.find((p: { name: string }) => p.name === 'organizations'), { state: 'running' });
+  t.equal(oldestTransaction, service.platform.database.kind === 'pglite' ? 'n/a' : oldestTransaction);
+  const ready = await service.app.inject({ method: 'GET', url: '/readyz' });
+  t.equal(ready.statusCode, 503);
+  t.match(ready.json().projections.problems, [{ name: 'datasets', reason: /^poisoned: / }]);
+
+  await t.rejects(service.cli(['projections', 'skip', 'datasets', '--position', 'x', '--reason', 'r']), /--position takes a position/);
+  await t.rejects(service.cli(['projections', 'skip', 'datasets', '--position', '1/1']), /--reason is required/);
+  await sql`alter table datasets drop constraint no_poison`.execute(database);
+  const retried = await service.cli(['projections', 'retry', 'datasets', '--reason', 'constraint dropped', '--json']);
+  t.match(retried, { projection: 'datasets', retried: { eventType: 'DatasetCreated' } });
+  const datasetId = refused.json().reason.match(/dataset-([0-9a-f-]{36})/)?.[1];
+  await service.platform.projections.waitFor((await service.platform.eventStore.headPosition())!, ['datasets'], 10_000);
+  t.equal((await service.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+  t.equal((await call('GET', `/v1/datasets/${datasetId}`)).json().dataset?.name, 'Poison', 'the retried event is applied');
+});
