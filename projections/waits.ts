@@ -3,7 +3,7 @@
 // process's, and its open faults, so a poisoned projector fails the wait at once wherever it runs.
 import { comparePositions, positionToString, type Position } from '../infra/eventstore/position.js';
 import { readCheckpoints } from './checkpoints.js';
-import { openFaults, type ProjectionFault } from './faults.js';
+import { isTransient, openFaults, type ProjectionFault } from './faults.js';
 import type { RunnerCore } from './runner-core.js';
 import { ProjectionTimeout } from './runner-errors.js';
 
@@ -26,7 +26,7 @@ export async function waitForPosition(core: RunnerCore, local: boolean, position
     const now = Date.now();
     const stopped = behind.some((s) => faultOf(s.projector.name) || s.error);
     if (stopped && !faults) {
-      faults = await openFaults(core.db);
+      faults = (await orNothing(openFaults(core.db))) ?? new Map(core.names.flatMap((name) => (core.state(name).fault ? [[name, core.state(name).fault!]] : [])));
       continue;
     }
     if (stopped || now >= deadline) {
@@ -43,13 +43,23 @@ export async function waitForPosition(core: RunnerCore, local: boolean, position
     }
     if (now >= nextPoll) {
       const behindNames = behind.map((s) => s.projector.name);
-      const [rows, open] = await Promise.all([readCheckpoints(core.db, behindNames), openFaults(core.db)]);
-      faults = open;
-      for (const [name, checkpoint] of rows) stored.set(name, checkpoint.position);
+      const [rows, open] = await Promise.all([orNothing(readCheckpoints(core.db, behindNames)), orNothing(openFaults(core.db))]);
+      if (open) faults = open;
+      for (const [name, checkpoint] of rows ?? []) stored.set(name, checkpoint.position);
       pollMs = local ? 1000 : Math.min(Math.max(pollMs * 2, 10), 200);
       nextPoll = Date.now() + pollMs;
       continue;
     }
     await core.nextChange(Math.min(nextPoll, deadline) - now);
+  }
+}
+
+/** A lost connection fails one look at the database, not the wait: the next poll tries again. */
+async function orNothing<T>(reading: Promise<T>): Promise<T | undefined> {
+  try {
+    return await reading;
+  } catch (error) {
+    if (isTransient(error)) return undefined;
+    throw error;
   }
 }
