@@ -281,3 +281,40 @@ t.test('the Postgres server restarted in the middle of a catch-up', { skip: noTh
   await runner.stop();
   await checkAgainstRebuild(t, db, store, projectors, { ticks: 20_100, tallies: 402 });
 });
+
+t.test('a long transaction anywhere on the server holds back every projection: status and readiness show it', { skip, timeout: 60_000 }, async (t) => {
+  const fresh = await freshDatabase(serverUrl, 'pfaults');
+  t.teardown(() => fresh.drop());
+  const { database, store } = await open(t, fresh.url);
+  const db = database.db;
+  await createTables(db);
+  const runner = new ProjectionRunner({ store, db, projectors: [ticks, tallies()] });
+  t.teardown(() => runner.stop());
+  await runner.start();
+  await appendEvents(store, 100, 'before');
+  await runner.waitFor((await store.headPosition())!, ['ticks', 'tallies'], 10_000);
+
+  // Another database on the same server: a session that wrote something and left its transaction open.
+  const other = new pg.Client({ connectionString: serverUrl });
+  await other.connect();
+  t.teardown(() => other.end());
+  await other.query('begin');
+  const { rows } = await other.query<{ pid: number }>('select txid_current(), pg_backend_pid() as pid');
+  await appendEvents(store, 100, 'after');
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+
+  const oldest = await runner.oldestTransaction();
+  t.ok(oldest && oldest.seconds >= 1.4, `oldest transaction ${oldest?.seconds} s`);
+  const status = await runner.status();
+  t.match(status, [{ name: 'ticks', lag: 0 }, { name: 'tallies', lag: 0 }], 'the store shows nothing new: the events are held back');
+  t.ok(status.every((s) => s.lagSeconds >= 1.4), `yet they wait: ${status.map((s) => s.lagSeconds).join(', ')} s`);
+  const readiness = await runner.readiness(1);
+  t.equal(readiness.ok, false);
+  t.same(readiness.problems.map((p) => p.name), ['ticks', 'tallies']);
+  t.ok(readiness.oldestTransactionSeconds! >= 1.4);
+  t.comment(`pid ${rows[0]!.pid}: ${JSON.stringify(oldest)}`);
+
+  await other.query('rollback');
+  await runner.waitFor((await store.headPosition())!, ['ticks', 'tallies'], 20_000);
+  t.equal(await db.selectFrom('tick_rows').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n)), 200, 'applied once it ended');
+});
