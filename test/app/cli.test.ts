@@ -142,7 +142,11 @@ t.test('stylist serve answers /healthz, takes CLI commands over its admin channe
   const bound = Math.round(15_000 * load);
   t.ok(Date.now() - started < bound, `served /healthz ${Date.now() - started} ms after start (bound ${bound} ms at load ×${load.toFixed(2)})`);
   const ready = await fetch(`${server.url}/readyz`);
-  t.same(await ready.json(), { status: 'ready', checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok' } });
+  t.same(await ready.json(), {
+    status: 'ready',
+    checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok', projections: 'ok' },
+    projections: { lagLimitSeconds: 30, problems: [], oldestTransactionSeconds: null },
+  });
   t.ok(existsSync(path.join(dataDir, 'admin.json')), 'admin channel address written');
 
   // The server holds the embedded database, so this only works through the admin channel.
@@ -176,7 +180,11 @@ t.test('stylist serve on Postgres and NATS JetStream', { skip: integration ? fal
   const server = await startServer(env, ['--role', 'api,projections']);
   t.teardown(() => server.child.kill('SIGKILL'));
   const ready = await fetch(`${server.url}/readyz`);
-  t.same(await ready.json(), { status: 'ready', checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok' } });
+  t.same(await ready.json(), {
+    status: 'ready',
+    checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok', projections: 'ok' },
+    projections: { lagLimitSeconds: 30, problems: [], oldestTransactionSeconds: null },
+  });
   const created = await runStylist(['org', 'create', '--name', 'Postgres Org', '--json'], env);
   t.equal(created.code, 0, created.stderr);
   const shown = json((await runStylist(['org', 'show', '--org', json(created.stdout).organizationId, '--json'], env)).stdout);
