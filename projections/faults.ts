@@ -8,24 +8,35 @@ import { lockCheckpoint } from './checkpoints.js';
 
 const TABLE = 'projection_faults';
 
-// SQLSTATEs worth retrying: the connection classes, admin/crash shutdown and cannot-connect-now,
-// serialization failure, deadlock, query cancelled (statement_timeout), insufficient resources.
-const TRANSIENT_CODES = new Set(['57P01', '57P02', '57P03', '40001', '40P01', '57014']);
-const TRANSIENT_CLASSES = ['08', '53'];
+// SQLSTATEs worth retrying. Connection-level: the connection classes, admin/crash shutdown and
+// cannot-connect-now, insufficient resources; they say nothing about the event and are retried for
+// as long as they last. Statement-level: serialization failure, deadlock, query cancelled
+// (statement_timeout); usually passing, but a handler too slow for the timeout hits it every time.
+const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03']);
+const CONNECTION_CLASSES = ['08', '53'];
+const STATEMENT_CODES = new Set(['40001', '40P01', '57014']);
 const NODE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN', 'ECONNABORTED']);
 // pg reports a lost socket without a code.
 const NODE_MESSAGES =
   /Connection terminated|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect|terminating connection|the database system is (starting up|shutting down|in recovery)|server closed the connection/i;
 
+export type TransientKind = 'connection' | 'statement';
+
 /** Looks through `cause` chains and AggregateErrors (HandlerFailed wraps the driver's error). */
-export function isTransient(error: unknown, depth = 0): boolean {
-  if (typeof error !== 'object' || error === null || depth > 5) return false;
+export function transientKind(error: unknown, depth = 0): TransientKind | undefined {
+  if (typeof error !== 'object' || error === null || depth > 5) return undefined;
   const code = 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-  if (code && (TRANSIENT_CODES.has(code) || NODE_CODES.has(code) || (code.length === 5 && TRANSIENT_CLASSES.includes(code.slice(0, 2))))) return true;
-  if (error instanceof Error && NODE_MESSAGES.test(error.message)) return true;
-  if (error instanceof AggregateError && error.errors.some((inner) => isTransient(inner, depth + 1))) return true;
-  return 'cause' in error && isTransient(error.cause, depth + 1);
+  if (code && (CONNECTION_CODES.has(code) || NODE_CODES.has(code) || (code.length === 5 && CONNECTION_CLASSES.includes(code.slice(0, 2))))) return 'connection';
+  if (code && STATEMENT_CODES.has(code)) return 'statement';
+  if (error instanceof Error && NODE_MESSAGES.test(error.message)) return 'connection';
+  if (error instanceof AggregateError) {
+    const kinds = error.errors.map((inner) => transientKind(inner, depth + 1));
+    return kinds.find((k) => k === 'connection') ?? kinds.find((k) => k === 'statement');
+  }
+  return 'cause' in error ? transientKind(error.cause, depth + 1) : undefined;
 }
+
+export const isTransient = (error: unknown): boolean => transientKind(error) !== undefined;
 
 export interface ProjectionFault {
   faultId: number;

@@ -8,7 +8,7 @@ import type { EventStore, RecordedEvent } from '../infra/eventstore/port.js';
 import type { Position } from '../infra/eventstore/position.js';
 import { applyToProjector, HandlerFailed } from './apply.js';
 import type { Checkpoint } from './checkpoints.js';
-import { isTransient, recordFault, type ProjectionFault } from './faults.js';
+import { recordFault, transientKind, type ProjectionFault } from './faults.js';
 import type { Projector } from './projector.js';
 
 /** The part of pino the runner uses. */
@@ -24,9 +24,16 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Failures of a non-transient error before its event is recorded as poisoned. */
   attempts: number;
+  /**
+   * Statement-level transient failures (a statement_timeout, a serialization failure, a deadlock)
+   * on one event before it is poisoned: a handler that always outlasts the timeout would otherwise
+   * hold every projector back for good. Connection-level failures never poison.
+   */
+  statementAttempts: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 100, maxDelayMs: 5000, attempts: 5 };
+// 50 statement failures at up to 5 s apart: some four minutes of a lock held or a timeout hit.
+export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 100, maxDelayMs: 5000, attempts: 5, statementAttempts: 50 };
 
 export interface Retrying {
   error: string;
@@ -111,13 +118,15 @@ export class RunnerCore {
 
   /**
    * Applies `events` (the successors of the projector's checkpoint) and records the outcome in
-   * `state`. Transient errors are retried for as long as they last; any other error that repeats
-   * `retry.attempts` times stops the projector at its event: what came before is kept, the event
-   * is recorded as poisoned. Throws only when `signal` aborts.
+   * `state`. Connection-level errors are retried for as long as they last; a handler error that
+   * repeats on one event (`retry.attempts` times, or `retry.statementAttempts` for a cancelled
+   * statement, a serialization failure or a deadlock) stops the projector there: what came before
+   * is kept, the event is recorded as poisoned. Throws only when `signal` aborts.
    */
   async apply(state: ProjectorState, events: readonly RecordedEvent[], signal: AbortSignal): Promise<ApplyResult> {
     let attempt = 0;
     let failures = 0;
+    let statementFailures = 0;
     let oneByOne = false;
     for (;;) {
       try {
@@ -134,12 +143,14 @@ export class RunnerCore {
       } catch (error) {
         if (signal.aborted) throw error;
         attempt++;
-        const transient = isTransient(error);
-        if (!transient && error instanceof HandlerFailed) {
-          failures++;
+        const kind = transientKind(error);
+        const transient = kind !== undefined;
+        if (kind !== 'connection' && error instanceof HandlerFailed) {
+          const count = kind === 'statement' ? ++statementFailures : ++failures;
+          const limit = kind === 'statement' ? this.retry.statementAttempts : this.retry.attempts;
           // An applyBatch failure names no event: run the handlers one by one to find it.
           if (!error.event) oneByOne = true;
-          else if (failures >= this.retry.attempts) return this.#poison(state, events, error, failures, signal);
+          else if (count >= limit) return this.#poison(state, events, error, count, signal);
         }
         state.retrying = { error: message(error), attempts: attempt, transient, since: state.retrying?.since ?? new Date().toISOString() };
         const delayMs = Math.round(backoffMs(this.retry, attempt));

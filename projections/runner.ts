@@ -25,7 +25,7 @@ export interface ProjectionRunnerOptions {
   logger?: RunnerLogger;
   /** Most events per transaction (default 500). */
   batchSize?: number;
-  /** Backoff and attempts before an event is poisoned (default 100 ms doubling to 5 s, 5 attempts). */
+  /** Backoff and attempts before an event is poisoned (default 100 ms doubling to 5 s; 5 attempts, 50 for statement-level errors). */
   retry?: Partial<RetryPolicy>;
   /** How often a running loop looks for skips and retries decided in another process (default 2 s). */
   faultPollMs?: number;

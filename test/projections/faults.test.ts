@@ -17,7 +17,7 @@ const oldestShape = database.kind === 'pglite' ? null : Number;
 const dumpNotes = async (table: string): Promise<string> =>
   JSON.stringify(await db.selectFrom(table).select(['note_id', 'body', 'edits', 'position', 'recorded_at']).orderBy('position').execute());
 
-const quick = { firstDelayMs: 5, maxDelayMs: 40, attempts: 3 };
+const quick = { firstDelayMs: 5, maxDelayMs: 40, attempts: 3, statementAttempts: 6 };
 
 /** An error as pg reports it: SQLSTATE in `code`. */
 const pgError = (code: string, message: string): Error => Object.assign(new Error(message), { code });
@@ -132,6 +132,35 @@ t.test('an event that keeps failing poisons exactly itself; a skip from another 
   await runner.waitFor(second, ['fragile'], 5000);
   t.equal((await db.selectFrom('fragile_drafts').select('body').where('note_id', '=', 'd0003').executeTakeFirstOrThrow()).body, 'second bad one');
   t.equal(await count(db, 'fragile_drafts'), 5);
+});
+
+t.test('a statement cancelled on every try poisons its event after the statement budget; a lost connection never does', async (t) => {
+  await createNotesTable(db, 'slow_notes');
+  let connectionFailures = 0;
+  let timeouts = 0;
+  const plainSlow = notesProjector({ name: 'slow', table: 'slow_notes', kind: 'Slow' });
+  const slow = notesProjector({
+    name: 'slow',
+    table: 'slow_notes',
+    kind: 'Slow',
+    extra: {
+      SlowWritten: async (trx, event) => {
+        // The first note's connection drops 20 times; the third note always outlasts the timeout.
+        if (event.data.noteId === 's0000' && connectionFailures < 20) throw Object.assign(new Error('server closed the connection unexpectedly'), { code: '08006', n: ++connectionFailures });
+        if (event.data.noteId === 's0002') throw Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014', n: ++timeouts });
+        await plainSlow.handlers.SlowWritten!(trx, event);
+      },
+    },
+  });
+  const runner = new ProjectionRunner({ store, db, projectors: [slow], retry: quick, batchSize: 1 });
+  t.teardown(() => runner.stop());
+  await runner.start();
+  const last = await writeNotes(store, 'Slow', ids('s', 4));
+  await t.rejects(runner.waitFor(last, ['slow'], 15_000), { name: 'ProjectionTimeout', behind: [{ name: 'slow', stopped: true, error: /Slow.*statement timeout/ }] });
+  t.equal(connectionFailures, 20, 'twenty lost connections, retried through');
+  t.equal(timeouts, 6, 'the statement budget, then stopped');
+  t.match((await runner.status())[0], { state: 'poisoned', fault: { streamId: 'slow-s0002', attempts: 6 } });
+  t.equal(await count(db, 'slow_notes'), 2, 'the notes before it are applied');
 });
 
 t.test('a projection behind the head of $all by more than the limit makes /readyz answer 503 with its name', async (t) => {
