@@ -9,6 +9,7 @@ import { openEventStoreDb } from '../infra/eventstore/esdb.js';
 import type { EventStore } from '../infra/eventstore/port.js';
 import { openPostgresEventStore } from '../infra/eventstore/postgres.js';
 import { probeEventStore } from '../infra/eventstore/probe.js';
+import { upcasting } from '../infra/eventstore/upcasting.js';
 import { openFileObjectStore } from '../infra/objects/files.js';
 import type { ObjectStore } from '../infra/objects/port.js';
 import { openS3ObjectStore } from '../infra/objects/s3.js';
@@ -80,8 +81,9 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
     await closeAll(opened.reverse());
     throw new StartupError(`database migrations failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const eventStore = await step('event store', () =>
-    config.eventStoreUrl ? openProbedEventStoreDb(config.eventStoreUrl) : openPostgresEventStore(database),
+  // Deciders and projectors read through the upcaster: they only ever see current, checked events.
+  const eventStore = upcasting(
+    await step('event store', () => (config.eventStoreUrl ? openProbedEventStoreDb(config.eventStoreUrl) : openPostgresEventStore(database))),
   );
   const deadLetters = deadLetterStore(database.db);
   const queueOptions = { maxInFlight: config.queue.maxInFlight, deadLetters: deadLetters.record };

@@ -17,6 +17,8 @@ export interface EventMetadata {
   correlationId?: string;
   causationId?: string;
   at?: string;
+  /** Version of the event type's data (domain/event-registry.ts); absent: 1. */
+  schemaVersion?: number;
   [key: string]: unknown;
 }
 
