@@ -1,0 +1,97 @@
+// Each projector on its own, given/when/then: given past events, when one more, then these rows.
+import t from 'tap';
+import { apiKeyStream, type ApiKeyEvent } from '../../domain/apikey/events.js';
+import { datasetStream, type DatasetEvent } from '../../domain/dataset/events.js';
+import { organizationStream, type OrganizationEvent } from '../../domain/organization/events.js';
+import { DEFAULT_PLAN } from '../../domain/plan.js';
+import { widgetPresetStream, type WidgetPresetEvent } from '../../domain/widget-preset/events.js';
+import { apiKeys } from '../../projections/apikeys.js';
+import { datasets } from '../../projections/datasets.js';
+import { organizations } from '../../projections/organizations.js';
+import { widgetPresets } from '../../projections/widget-presets.js';
+import { projectorSpecFor } from '../support/projector-spec.js';
+
+const organizationId = '6c8a2a56-7a43-4c55-9a8e-1b8c2f1f0a01';
+const at = '2026-01-02T03:04:05.000Z';
+const later = '2026-01-03T00:00:00.000Z';
+
+t.test('organizations', async (t) => {
+  const spec = await projectorSpecFor<OrganizationEvent>(t, organizations, { stream: (e) => organizationStream(e.data.organizationId) });
+  const created: OrganizationEvent = { type: 'OrganizationCreated', data: { organizationId, name: 'Acme', reportingTimezone: 'UTC', at } };
+  await spec.given([]).when(created).then({
+    organizations: [{ organization_id: organizationId, name: 'Acme', reporting_timezone: 'UTC', creator_id: String, created_at: new Date(at), deleted_at: null, revision: '0' }],
+  });
+  await spec.given([created]).when(created).then({ organizations: [{ name: 'Acme' }] }, 'a created organization seen twice stays one row');
+  const renamed: OrganizationEvent = { type: 'OrganizationRenamed', data: { organizationId, name: 'Acme Apparel', at: later } };
+  await spec.given([created]).when(renamed).then({ organizations: [{ name: 'Acme Apparel', updated_at: new Date(later), revision: '1' }] });
+  await spec
+    .given([created, renamed, { type: 'OrganizationTimezoneChanged', data: { organizationId, reportingTimezone: 'Europe/Paris', at: later } }])
+    .when({ type: 'OrganizationDeleted', data: { organizationId, at: later } })
+    .then({ organizations: [{ name: 'Acme Apparel', reporting_timezone: 'Europe/Paris', deleted_at: new Date(later), revision: '3' }] });
+  const started: OrganizationEvent = { type: 'SubscriptionStarted', data: { organizationId, plan: DEFAULT_PLAN, at } };
+  await spec
+    .given([created, started])
+    .when({ type: 'PlanEntrySet', data: { organizationId, resource: 'search', entry: { kind: 'off' }, at } })
+    .then({ organizations: [{ subscription_active: true, plan: { ...DEFAULT_PLAN, entries: { search: { kind: 'off' } } } }] });
+  await spec
+    .given([created, started, { type: 'PlanEntrySet', data: { organizationId, resource: 'search', entry: { kind: 'off' }, at } }])
+    .when({ type: 'PlanEntrySet', data: { organizationId, resource: 'search', entry: null, at } })
+    .then({ organizations: [{ plan: DEFAULT_PLAN }] }, 'a null entry goes back to the defaults');
+  await spec.given([created, started]).when({ type: 'SubscriptionDeactivated', data: { organizationId, at } }).then({ organizations: [{ subscription_active: false }] });
+});
+
+t.test('api keys', async (t) => {
+  const spec = await projectorSpecFor<ApiKeyEvent>(t, apiKeys, { stream: (e) => apiKeyStream(e.data.keyId) });
+  const keyId = '3f0b7e52-1c4d-4a8e-9b2f-6d7c8e9f0a1b';
+  const credentials = (n: number) => ({ publicKey: `sgpt-pk-${n}`, publicLookup: `pub-${n}`, privateLookup: `priv-${n}`, secretHash: `hash-${n}` });
+  const created: ApiKeyEvent = {
+    type: 'ApiKeyCreated',
+    data: { keyId, organizationId, name: 'Shop', primary: true, credentials: credentials(1), publicAccess: { mode: 'everyone' }, privateAccess: { mode: 'service-only' }, scopes: null, at },
+  };
+  await spec.given([]).when(created).then({
+    api_keys: [{ key_id: keyId, organization_id: organizationId, is_primary: true, public_lookup: 'pub-1', private_lookup: 'priv-1', secret_hash: 'hash-1', public_access: { mode: 'everyone' }, scopes: null, revision: '0' }],
+  });
+  const rotated: ApiKeyEvent = { type: 'ApiKeyRotated', data: { keyId, organizationId, credentials: credentials(2), at: later } };
+  await spec.given([created]).when(rotated).then({ api_keys: [{ public_key: 'sgpt-pk-2', public_lookup: 'pub-2', secret_hash: 'hash-2', updated_at: new Date(later), revision: '1' }] });
+  await spec.given([created, rotated]).when({ type: 'ApiKeyDeleted', data: { keyId, organizationId, at: later } }).then({ api_keys: [] }, 'a deleted key is gone');
+});
+
+t.test('widget presets', async (t) => {
+  const spec = await projectorSpecFor<WidgetPresetEvent>(t, widgetPresets, { stream: (e) => widgetPresetStream(e.data.presetId) });
+  const presetId = '2b1e4f0c-9d3a-5c7e-8f6a-1d2c3b4a5e60';
+  const options = {
+    button: { label: 'Ask', color: '#111', hoverColor: '#222', textColor: '#fff' },
+    widget: {
+      typingDotColor: '#000', accentColor: '#a1b2c3', accentHoverColor: '#b2c3d4', mutedTextColor: '#777', primaryTextColor: '#000',
+      pageColor: '#fff', surfaceColor: '#fafafa', borderColor: '#e0e0e0', inputColor: '#f5f5f5', footerColor: '#eee', roundness: 8,
+    },
+  };
+  const created: WidgetPresetEvent = { type: 'WidgetPresetCreated', data: { presetId, organizationId, name: 'Summer', options, at } };
+  await spec.given([]).when(created).then({ widget_presets: [{ preset_id: presetId, organization_id: organizationId, name: 'Summer', options, created_at: new Date(at), modified_at: new Date(at), revision: '0' }] });
+  await spec.given([created]).when(created).then({ widget_presets: [{ name: 'Summer' }] }, 'seen twice, one row');
+});
+
+t.test('datasets', async (t) => {
+  const spec = await projectorSpecFor<DatasetEvent>(t, datasets, { stream: (e) => datasetStream(e.data.datasetId) });
+  const datasetId = '0b9d7c1e-2f3a-4b5c-8d6e-7f8091a2b3c4';
+  const ids = { datasetId, organizationId };
+  const created: DatasetEvent = { type: 'DatasetCreated', data: { ...ids, name: 'Summer', description: '', config: { targetGender: null }, autoPublish: false, at } };
+  await spec.given([]).when(created).then({
+    datasets: [{ dataset_id: datasetId, status: 'draft', name: 'Summer', metadata: null, config: { targetGender: null }, auto_publish: false, version: 1, styling: null }],
+  });
+  await spec
+    .given([created])
+    .when({ type: 'DatasetUpdated', data: { ...ids, changes: { name: 'Winter', metadata: { season: 'w' }, config: { targetGender: 'womens' } }, at: later } })
+    .then({ datasets: [{ name: 'Winter', description: '', metadata: { season: 'w' }, config: { targetGender: 'womens' }, updated_at: new Date(later), version: 2 }] });
+  await spec.given([created]).when({ type: 'DatasetActivated', data: { ...ids, at: later } }).then({ datasets: [{ status: 'active', version: 2 }] });
+  await spec
+    .given([created, { type: 'DatasetActivated', data: { ...ids, at } }])
+    .when({ type: 'DatasetArchived', data: { ...ids, at: later } })
+    .then({ datasets: [{ status: 'archived', version: 3 }] });
+  const sizing = { brandSizes: { enabled: true, logos: false, excludedBrands: ['acme'] } };
+  await spec
+    .given([created])
+    .when({ type: 'DatasetStylingReplaced', data: { ...ids, sizing, at: later } })
+    .then({ datasets: [{ sizing, styling: null, updated_at: new Date(at), version: 2 }] }, 'styling is no edit of the record: updatedAt stays');
+  await spec.given([created]).when({ type: 'DatasetDeleted', data: { ...ids, at: later } }).then({ datasets: [] });
+});
