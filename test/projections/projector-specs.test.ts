@@ -1,11 +1,15 @@
 // Each projector on its own, given/when/then: given past events, when one more, then these rows.
 import t from 'tap';
 import { apiKeyStream, type ApiKeyEvent } from '../../domain/apikey/events.js';
+import { listingFromItemInput, itemInputSchema } from '../../domain/catalogue/product-input.js';
+import type { Labels } from '../../domain/catalogue/vocabulary.js';
 import { datasetStream, type DatasetEvent } from '../../domain/dataset/events.js';
+import { itemIdFor, itemStream, listingHashes, type ItemEvent } from '../../domain/item/index.js';
 import { organizationStream, type OrganizationEvent } from '../../domain/organization/events.js';
 import { DEFAULT_PLAN } from '../../domain/plan.js';
 import { widgetPresetStream, type WidgetPresetEvent } from '../../domain/widget-preset/events.js';
 import { apiKeys } from '../../projections/apikeys.js';
+import { catalogueItems } from '../../projections/catalogue-items.js';
 import { datasets } from '../../projections/datasets.js';
 import { organizations } from '../../projections/organizations.js';
 import { widgetPresets } from '../../projections/widget-presets.js';
@@ -94,4 +98,48 @@ t.test('datasets', async (t) => {
     .when({ type: 'DatasetStylingReplaced', data: { ...ids, sizing, at: later } })
     .then({ datasets: [{ sizing, styling: null, updated_at: new Date(at), version: 2 }] }, 'styling is no edit of the record: updatedAt stays');
   await spec.given([created]).when({ type: 'DatasetDeleted', data: { ...ids, at: later } }).then({ datasets: [] });
+});
+
+t.test('catalogue items', async (t) => {
+  type Handled = ItemEvent | Extract<DatasetEvent, { type: 'DatasetDeleted' }>;
+  const spec = await projectorSpecFor<Handled>(t, catalogueItems, { stream: (e) => ('itemId' in e.data ? itemStream(e.data.itemId) : datasetStream(e.data.datasetId)) });
+  const datasetId = '0b9d7c1e-2f3a-4b5c-8d6e-7f8091a2b3c4';
+  const itemId = itemIdFor(datasetId, 'TEE-1');
+  const ids = { itemId, datasetId, organizationId };
+  const listing = listingFromItemInput(itemInputSchema.parse({ sku: 'TEE-1', name: 'Organic Cotton Tee', brand: 'Acme', price: 30 }));
+  const hashes = listingHashes(listing);
+  const labels: Labels = {
+    slot: 'top', family: 't shirt', gender: 'unisex', age_group: 'adult', color_rgb: [255, 255, 255], color_family: 'white', colors: ['white'],
+    pattern: 'solid', material: ['cotton'], fit: 'regular', features: [], featureKeys: [], taxonomyVersion: 1,
+  };
+  const queued = (queuedAt = at): ItemEvent => ({ type: 'ItemQueued', data: { ...ids, sku: 'TEE-1', kind: 'pending', listing, ...hashes, at: queuedAt } });
+  const started: ItemEvent = { type: 'ItemProcessingStarted', data: { ...ids, queueVersion: 1, attempt: 1, at } };
+  const processed = (queueVersion: number): ItemEvent => ({
+    type: 'ItemProcessed',
+    data: { ...ids, queueVersion, listing, currency: 'CAD', labels, searchText: 'tee', searchTextVersion: 2, images: [], photoProblems: [], labeller: 'offline', pipelineVersion: 1, status: 'active', at: later },
+  });
+
+  await spec.given([]).when(queued()).then({
+    catalogue_items: [{ item_id: itemId, dataset_id: datasetId, sku: 'TEE-1', status: null, item: null, queue_status: 'pending', queue_version: 1, attempts: 0, content_hash: hashes.contentHash, source_id: null }],
+  });
+  await spec.given([queued()]).when(queued(later)).then({ catalogue_items: [{ queue_status: 'pending', queue_version: 2, queued_at: new Date(later) }] }, 'a re-queued item counts one more queue version');
+  await spec.given([queued()]).when(started).then({ catalogue_items: [{ queue_status: 'processing', attempts: 1 }] });
+  await spec.given([queued(), started]).when(processed(1)).then({
+    catalogue_items: [{ status: 'active', queue_status: null, gender: 'unisex', vendor: 'Acme', processed_at: new Date(later), item: { product: { sku: 'TEE-1', name: 'Organic Cotton Tee', price: 30 } } }],
+  });
+  await spec.given([queued(), started, queued()]).when(processed(1)).then({ catalogue_items: [{ status: 'active', queue_status: 'pending', queue_version: 2 }] }, 'a newer upload keeps its queue row');
+  await spec
+    .given([queued(), started, processed(1)])
+    .when({ type: 'ItemCommerceUpdated', data: { ...ids, queueVersion: 1, price: 20, currency: 'CAD', variants: [], at: later } })
+    .then({ catalogue_items: [{ item: { product: { price: 20, name: 'Organic Cotton Tee' } } }] });
+  await spec
+    .given([queued(), started])
+    .when({ type: 'ItemFailed', data: { ...ids, queueVersion: 1, reason: 'labeller down', attempts: 3, at } })
+    .then({ catalogue_items: [{ queue_status: 'failed', queue_reason: 'labeller down', attempts: 3 }] });
+  const sourceId = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+  await spec
+    .given([queued(), started, processed(1)])
+    .when({ type: 'ItemStatusChanged', data: { ...ids, status: 'archived', sourceId, at } })
+    .then({ catalogue_items: [{ status: 'archived', archived_by_source: sourceId }] });
+  await spec.given([queued(), started, processed(1)]).when({ type: 'DatasetDeleted', data: { datasetId, organizationId, at } }).then({ catalogue_items: [] }, "a deleted dataset's items go");
 });
