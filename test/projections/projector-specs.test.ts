@@ -7,9 +7,11 @@ import { datasetStream, type DatasetEvent } from '../../domain/dataset/events.js
 import { itemIdFor, itemStream, listingHashes, type ItemEvent } from '../../domain/item/index.js';
 import { organizationStream, type OrganizationEvent } from '../../domain/organization/events.js';
 import { DEFAULT_PLAN } from '../../domain/plan.js';
+import { sourceStream, type SourceEvent } from '../../domain/source/events.js';
 import { widgetPresetStream, type WidgetPresetEvent } from '../../domain/widget-preset/events.js';
 import { apiKeys } from '../../projections/apikeys.js';
 import { catalogueItems } from '../../projections/catalogue-items.js';
+import { dataSources } from '../../projections/data-sources.js';
 import { datasets } from '../../projections/datasets.js';
 import { organizations } from '../../projections/organizations.js';
 import { widgetPresets } from '../../projections/widget-presets.js';
@@ -142,4 +144,49 @@ t.test('catalogue items', async (t) => {
     .when({ type: 'ItemStatusChanged', data: { ...ids, status: 'archived', sourceId, at } })
     .then({ catalogue_items: [{ status: 'archived', archived_by_source: sourceId }] });
   await spec.given([queued(), started, processed(1)]).when({ type: 'DatasetDeleted', data: { datasetId, organizationId, at } }).then({ catalogue_items: [] }, "a deleted dataset's items go");
+});
+
+t.test('data sources', async (t) => {
+  type Handled = SourceEvent | Extract<DatasetEvent, { type: 'DatasetDeleted' }>;
+  const spec = await projectorSpecFor<Handled>(t, dataSources, { stream: (e) => ('sourceId' in e.data ? sourceStream(e.data.sourceId) : datasetStream(e.data.datasetId)) });
+  const ids = { sourceId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', datasetId: '0b9d7c1e-2f3a-4b5c-8d6e-7f8091a2b3c4', organizationId };
+  const jobId = '1d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a';
+  const logId = '7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2910';
+  const workerId = 'worker-1';
+  const stats = { retrieved: 3, added: 2, updated: 1, archived: 0, failed: 0 };
+  const created: SourceEvent = {
+    type: 'SourceCreated',
+    data: { ...ids, sourceType: 'shopify-api', endpoint: 'https://shop.example/products.json', syncPeriod: 60, status: 'active', markets: [], defaultMarket: null, at },
+  };
+  const requested: SourceEvent = { type: 'SyncJobRequested', data: { ...ids, jobId, priority: 1, trigger: 'manual', at } };
+  const claimed: SourceEvent = { type: 'SyncJobClaimed', data: { ...ids, jobId, workerId, logId, at } };
+
+  await spec.given([]).when(created).then({ data_sources: [{ source_id: ids.sourceId, status: 'active', endpoint: 'https://shop.example/products.json', sync_period: 60, markets: null, default_market: null }] });
+  await spec
+    .given([created])
+    .when({ type: 'SourceUpdated', data: { ...ids, changes: { syncPeriod: 0, status: 'inactive' }, at: later } })
+    .then({ data_sources: [{ sync_period: 0, status: 'inactive', updated_at: new Date(later) }] });
+  await spec.given([created]).when(requested).then({ sync_jobs: [{ job_id: jobId, status: 'pending', priority: 1, trigger: 'manual' }] });
+  await spec.given([created, requested]).when(claimed).then({ sync_jobs: [{ status: 'processing', worker_id: workerId, log_id: logId }], sync_logs: [{ log_id: logId, status: 'running' }] });
+  await spec
+    .given([created, requested, claimed])
+    .when({ type: 'SyncJobCompleted', data: { ...ids, jobId, workerId, logId, stats, at: later } })
+    .then({ sync_jobs: [{ status: 'completed', stats }], sync_logs: [{ status: 'completed', stats }], data_sources: [{ last_stats: stats, sync_previous: new Date(later) }] });
+  await spec
+    .given([created, requested, claimed])
+    .when({ type: 'SyncJobReleased', data: { ...ids, jobId, workerId, reason: 'retry', at: later } })
+    .then({ sync_jobs: [{ status: 'pending', worker_id: null, retries: 1 }], sync_logs: [{ status: 'failed' }] }, 'a released job goes back to pending, its run log ends');
+  await spec
+    .given([created, requested, claimed])
+    .when({ type: 'SyncJobFailed', data: { ...ids, jobId, workerId, logId, error: 'feed down', stats, at: later } })
+    .then({ sync_jobs: [{ status: 'failed', error: 'feed down' }], sync_logs: [{ status: 'failed' }], data_sources: [{ last_stats: stats }] });
+  await spec.given([created, requested]).when({ type: 'SyncJobCancelled', data: { ...ids, jobId, error: 'cancelled', at } }).then({ sync_jobs: [{ status: 'failed', error: 'cancelled' }] });
+  await spec
+    .given([created, requested, claimed])
+    .when({ type: 'SourceDeleted', data: { ...ids, deletedJobs: 1, deletedLogs: 1, at } })
+    .then({ data_sources: [], sync_jobs: [], sync_logs: [] }, 'a deleted source takes its jobs and logs');
+  await spec
+    .given([created, requested, claimed])
+    .when({ type: 'DatasetDeleted', data: { datasetId: ids.datasetId, organizationId, at } })
+    .then({ data_sources: [], sync_jobs: [], sync_logs: [] }, "a deleted dataset takes its sources' jobs and logs");
 });
