@@ -12,6 +12,7 @@ import { ensureCheckpoints } from '../../projections/checkpoints.js';
 import { dataSources } from '../../projections/data-sources.js';
 import { migrate } from '../../projections/migrations.js';
 import { openTestDatabase } from '../support/database.js';
+import { startTestService } from '../support/service.js';
 
 const at = '2025-03-01T10:00:00.000Z';
 const metadata = { actor: { kind: 'system' as const, id: 'test' }, at };
@@ -123,4 +124,21 @@ t.test('upcasting event store', async (t) => {
     const read = await decorated.readStreams([stream]);
     t.same(read.get(stream)![0]!.data.markets, []);
   });
+});
+
+t.test('the service reads through the upcaster: a source written in the old shape is served and projected', async (t) => {
+  const service = await startTestService(t);
+  const raw = await openPostgresEventStore(service.platform.database);
+  t.teardown(() => raw.close());
+  const ids = { sourceId: randomUUID(), datasetId: randomUUID(), organizationId: randomUUID() };
+  const stream = sourceStream(ids.sourceId);
+  const { position } = await raw.append(
+    stream,
+    [{ type: 'SourceCreated', data: { ...ids, sourceType: 'shopify-api', endpoint: 'https://old.example/products.json', syncPeriod: 60, status: 'inactive', at }, metadata }],
+    { expectedRevision: 'no_stream' },
+  );
+  t.same((await service.platform.eventStore.readStream(stream))[0]!.data, { ...ids, sourceType: 'shopify-api', endpoint: 'https://old.example/products.json', syncPeriod: 60, status: 'inactive', markets: [], defaultMarket: null, at });
+  await service.platform.projections.waitFor(position, [dataSources.name]);
+  const row = await service.platform.database.db.selectFrom('data_sources').selectAll().where('source_id', '=', ids.sourceId).executeTakeFirst();
+  t.match(row, { endpoint: 'https://old.example/products.json', markets: null, default_market: null });
 });
