@@ -8,6 +8,8 @@ import { openDatabase, type Database } from '../infra/db/database.js';
 import { openEventStoreDb } from '../infra/eventstore/esdb.js';
 import type { EventStore } from '../infra/eventstore/port.js';
 import { openPostgresEventStore } from '../infra/eventstore/postgres.js';
+import { probeEventStore } from '../infra/eventstore/probe.js';
+import { upcasting } from '../infra/eventstore/upcasting.js';
 import { openFileObjectStore } from '../infra/objects/files.js';
 import type { ObjectStore } from '../infra/objects/port.js';
 import { openS3ObjectStore } from '../infra/objects/s3.js';
@@ -84,10 +86,15 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
     await closeAll(opened.reverse());
     throw new StartupError(`database migrations failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const eventStore = await step('event store', () =>
-    config.eventStoreUrl ? openEventStoreDb(config.eventStoreUrl) : openPostgresEventStore(database, {
-          onConnectionError: (error) => logger.warn({ err: error }, 'event store LISTEN connection lost; reconnecting'),
-        }),
+  // Deciders and projectors read through the upcaster: they only ever see current, checked events.
+  const eventStore = upcasting(
+    await step('event store', () =>
+      config.eventStoreUrl
+        ? openProbedEventStoreDb(config.eventStoreUrl)
+        : openPostgresEventStore(database, {
+            onConnectionError: (error) => logger.warn({ err: error }, 'event store LISTEN connection lost; reconnecting'),
+          }),
+    ),
   );
   const deadLetters = deadLetterStore(database.db);
   const queueOptions = { maxInFlight: config.queue.maxInFlight, deadLetters: deadLetters.record };
@@ -131,4 +138,16 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
 
 async function closeAll(resources: Array<{ close(): Promise<void> }>): Promise<void> {
   for (const resource of resources) await resource.close().catch(() => {});
+}
+
+/** EventStoreDB runs in no CI run: each start proves the server keeps the port's promises first. */
+async function openProbedEventStoreDb(url: string): Promise<EventStore> {
+  const store = await openEventStoreDb(url);
+  try {
+    await probeEventStore(store);
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+  return store;
 }

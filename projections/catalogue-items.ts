@@ -6,21 +6,22 @@ import type { ItemEvent } from '../domain/item/events.js';
 import { datasetItemBody } from '../domain/item/record.js';
 import { sql, type Kysely } from 'kysely';
 import type { RecordedEvent } from '../infra/eventstore/port.js';
-import { projector, type ProjectionHandler, type Projector } from './projector.js';
+import { projector, type TypedHandlers } from './projector.js';
 
-type Data<T extends ItemEvent['type']> = Extract<ItemEvent, { type: T }>['data'];
+type Handled = ItemEvent | Extract<DatasetEvent, { type: 'DatasetDeleted' }>;
+type Recorded<T extends Handled['type']> = RecordedEvent<Extract<Handled, { type: T }>>;
 
 /**
  * Queue rows for ItemQueued events: one statement for many (an upload of a thousand products is a
  * thousand events). A re-queued item takes the new hashes and counts one more queue version.
  */
-const queueItems = async (db: Kysely<any>, events: readonly RecordedEvent[]): Promise<void> => {
+const queueItems = async (db: Kysely<any>, events: ReadonlyArray<Recorded<'ItemQueued'>>): Promise<void> => {
   if (events.length === 0) return;
   await db
     .insertInto('catalogue_items')
     .values(
       events.map((event) => {
-        const { itemId, datasetId, organizationId, sku, kind, contentHash, commerceHash, sourceId, at } = event.data as Data<'ItemQueued'>;
+        const { itemId, datasetId, organizationId, sku, kind, contentHash, commerceHash, sourceId, at } = event.data;
         return { item_id: itemId, dataset_id: datasetId, organization_id: organizationId, sku, queue_status: kind, queue_version: 1, content_hash: contentHash, commerce_hash: commerceHash, source_id: sourceId ?? null, created_at: at, queued_at: at, updated_at: at };
       }),
     )
@@ -45,10 +46,10 @@ const queueItems = async (db: Kysely<any>, events: readonly RecordedEvent[]): Pr
  * Processed items: one UPDATE joined to a VALUES list for many (the ingest worker records them by
  * the thousand). A newer upload queued meanwhile keeps its row in the queue.
  */
-const recordProcessed = async (db: Kysely<any>, events: readonly RecordedEvent[]): Promise<void> => {
+const recordProcessed = async (db: Kysely<any>, events: ReadonlyArray<Recorded<'ItemProcessed'>>): Promise<void> => {
   if (events.length === 0) return;
   const rows = events.map((event) => {
-    const data = event.data as Data<'ItemProcessed'>;
+    const { data } = event;
     return sql`(${data.itemId}::uuid, ${data.status}::text, ${JSON.stringify(datasetItemBody(data))}::jsonb, ${data.labels.gender}::text, ${data.listing.brand || null}::text, ${data.at}::timestamptz, ${data.queueVersion}::integer)`;
   });
   await sql`
@@ -60,20 +61,24 @@ const recordProcessed = async (db: Kysely<any>, events: readonly RecordedEvent[]
 };
 
 /** Event types whose runs go as one statement (an item twice in a run splits it: one statement cannot change a row twice). */
-const batched: Record<string, (db: Kysely<any>, events: readonly RecordedEvent[]) => Promise<void>> = {
+const batched = {
   ItemQueued: queueItems,
   ItemProcessed: recordProcessed,
 };
+type Batched = Recorded<keyof typeof batched>;
+const isBatched = (event: RecordedEvent<Handled>): event is Batched => Object.hasOwn(batched, event.type);
+const applyRun = (db: Kysely<any>, run: Batched[]) =>
+  run[0]!.type === 'ItemQueued' ? queueItems(db, run as Array<Recorded<'ItemQueued'>>) : recordProcessed(db, run as Array<Recorded<'ItemProcessed'>>);
 
-const handlers: Record<string, ProjectionHandler> = {
+const handlers: TypedHandlers<Handled> = {
   ItemQueued: (db, event) => queueItems(db, [event]),
   ItemProcessingStarted: async (db, event) => {
-    const { itemId, queueVersion, attempt, at } = event.data as Data<'ItemProcessingStarted'>;
+    const { itemId, queueVersion, attempt, at } = event.data;
     await db.updateTable('catalogue_items').set({ queue_status: 'processing', attempts: attempt, updated_at: at }).where('item_id', '=', itemId).where('queue_version', '=', queueVersion).execute();
   },
   ItemProcessed: (db, event) => recordProcessed(db, [event]),
   ItemCommerceUpdated: async (db, event) => {
-    const { itemId, price, currency, variants, queueVersion, at } = event.data as Data<'ItemCommerceUpdated'>;
+    const { itemId, price, currency, variants, queueVersion, at } = event.data;
     const row = await db.selectFrom('catalogue_items').select('item').where('item_id', '=', itemId).executeTakeFirst();
     if (!row?.item) return;
     const item = typeof row.item === 'string' ? JSON.parse(row.item) : row.item;
@@ -89,7 +94,7 @@ const handlers: Record<string, ProjectionHandler> = {
       .execute();
   },
   ItemFailed: async (db, event) => {
-    const { itemId, queueVersion, reason, attempts, at } = event.data as Data<'ItemFailed'>;
+    const { itemId, queueVersion, reason, attempts, at } = event.data;
     await db
       .updateTable('catalogue_items')
       .set({ queue_status: 'failed', queue_reason: reason, attempts, updated_at: at })
@@ -98,38 +103,41 @@ const handlers: Record<string, ProjectionHandler> = {
       .execute();
   },
   ItemStatusChanged: async (db, event) => {
-    const { itemId, status, sourceId, at } = event.data as Data<'ItemStatusChanged'>;
+    const { itemId, status, sourceId, at } = event.data;
     const archivedBySource = status === 'archived' ? (sourceId ?? null) : null;
     await db.updateTable('catalogue_items').set({ status, archived_by_source: archivedBySource, updated_at: at }).where('item_id', '=', itemId).execute();
   },
   DatasetDeleted: async (db, event) => {
-    const { datasetId } = event.data as Extract<DatasetEvent, { type: 'DatasetDeleted' }>['data'];
+    const { datasetId } = event.data;
     await db.deleteFrom('catalogue_items').where('dataset_id', '=', datasetId).execute();
   },
 };
 
-export const catalogueItems: Projector = {
-  ...projector('catalogue_items', ['catalogue_items'], handlers),
+export const catalogueItems = projector<Handled>({
+  name: 'catalogue_items',
+  tables: ['catalogue_items'],
+  handlers,
   // Runs of one batched type go as one statement; every other event keeps its own handler, in order.
   applyBatch: async (db, events) => {
-    let run: RecordedEvent[] = [];
+    let run: Batched[] = [];
     let ids = new Set<string>();
     const flush = async () => {
-      if (run.length) await batched[run[0]!.type]!(db, run);
+      // A run holds one type only (it is flushed when the type changes).
+      if (run.length) await applyRun(db, run);
       run = [];
       ids = new Set();
     };
     for (const event of events) {
-      if (batched[event.type]) {
-        const { itemId } = event.data as { itemId: string };
+      if (isBatched(event)) {
+        const { itemId } = event.data;
         if (run.length && (run[0]!.type !== event.type || ids.has(itemId))) await flush();
         run.push(event);
         ids.add(itemId);
         continue;
       }
       await flush();
-      await handlers[event.type]?.(db, event);
+      await (handlers[event.type] as ((db: Kysely<any>, event: RecordedEvent<Handled>) => Promise<unknown>) | undefined)?.(db, event);
     }
     await flush();
   },
-};
+});

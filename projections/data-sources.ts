@@ -4,9 +4,9 @@
 import type { Kysely } from 'kysely';
 import type { DatasetEvent } from '../domain/dataset/events.js';
 import type { SourceEvent } from '../domain/source/events.js';
-import { projector } from './projector.js';
+import { projector, type TypedHandlers } from './projector.js';
 
-type Data<T extends SourceEvent['type']> = Extract<SourceEvent, { type: T }>['data'];
+type Handled = SourceEvent | Extract<DatasetEvent, { type: 'DatasetDeleted' }>;
 const COLUMNS = { endpoint: 'endpoint', syncPeriod: 'sync_period', status: 'status' } as const;
 
 const finishLog = (db: Kysely<any>, logId: string, status: 'completed' | 'failed', at: string, stats: object | null) =>
@@ -22,9 +22,9 @@ const removeRunTraces = async (db: Kysely<any>, column: 'source_id' | 'dataset_i
   await db.deleteFrom('sync_jobs').where(column, '=', id).execute();
 };
 
-export const dataSources = projector('data_sources', ['data_sources', 'sync_jobs', 'sync_logs'], {
+const handlers: TypedHandlers<Handled> = {
   SourceCreated: async (db, event) => {
-    const { sourceId, datasetId, organizationId, sourceType, endpoint, syncPeriod, status, markets, defaultMarket, at } = event.data as unknown as Data<'SourceCreated'>;
+    const { sourceId, datasetId, organizationId, sourceType, endpoint, syncPeriod, status, markets, defaultMarket, at } = event.data;
     await db
       .insertInto('data_sources')
       .values({
@@ -43,35 +43,35 @@ export const dataSources = projector('data_sources', ['data_sources', 'sync_jobs
       .execute();
   },
   SourceUpdated: async (db, event) => {
-    const { sourceId, changes, at } = event.data as Data<'SourceUpdated'>;
+    const { sourceId, changes, at } = event.data;
     const set: Record<string, unknown> = { updated_at: at };
     for (const [field, value] of Object.entries(changes)) set[COLUMNS[field as keyof typeof COLUMNS]] = value;
     await db.updateTable('data_sources').set(set).where('source_id', '=', sourceId).execute();
   },
   SourceDeleted: async (db, event) => {
-    const { sourceId } = event.data as Data<'SourceDeleted'>;
+    const { sourceId } = event.data;
     await removeRunTraces(db, 'source_id', sourceId);
     await db.deleteFrom('data_sources').where('source_id', '=', sourceId).execute();
   },
   DatasetDeleted: async (db, event) => {
-    const { datasetId } = event.data as Extract<DatasetEvent, { type: 'DatasetDeleted' }>['data'];
+    const { datasetId } = event.data;
     await removeRunTraces(db, 'dataset_id', datasetId);
     await db.deleteFrom('data_sources').where('dataset_id', '=', datasetId).execute();
   },
   SyncJobRequested: async (db, event) => {
-    const { jobId, sourceId, datasetId, organizationId, priority, trigger, at } = event.data as Data<'SyncJobRequested'>;
+    const { jobId, sourceId, datasetId, organizationId, priority, trigger, at } = event.data;
     await db
       .insertInto('sync_jobs')
       .values({ job_id: jobId, source_id: sourceId, dataset_id: datasetId, organization_id: organizationId, status: 'pending', priority, trigger, created_at: at })
       .execute();
   },
   SyncJobClaimed: async (db, event) => {
-    const { jobId, sourceId, datasetId, organizationId, workerId, logId, at } = event.data as Data<'SyncJobClaimed'>;
+    const { jobId, sourceId, datasetId, organizationId, workerId, logId, at } = event.data;
     await db.updateTable('sync_jobs').set({ status: 'processing', worker_id: workerId, locked_at: at, started_at: at, log_id: logId }).where('job_id', '=', jobId).execute();
     await db.insertInto('sync_logs').values({ log_id: logId, job_id: jobId, source_id: sourceId, dataset_id: datasetId, organization_id: organizationId, status: 'running', started_at: at }).execute();
   },
   SyncJobReleased: async (db, event) => {
-    const { jobId, workerId, reason, at } = event.data as Data<'SyncJobReleased'>;
+    const { jobId, workerId, reason, at } = event.data;
     const job = await db.selectFrom('sync_jobs').select('log_id').where('job_id', '=', jobId).executeTakeFirst();
     // The abandoned run's log ends here; the next claim starts a log of its own.
     if (job?.log_id) await finishLog(db, job.log_id, 'failed', at, null);
@@ -84,14 +84,14 @@ export const dataSources = projector('data_sources', ['data_sources', 'sync_jobs
     await db.deleteFrom('sync_heartbeats').where('job_id', '=', jobId).where('worker_id', '=', workerId).execute();
   },
   SyncJobCompleted: async (db, event) => {
-    const { jobId, sourceId, logId, stats, at } = event.data as Data<'SyncJobCompleted'>;
+    const { jobId, sourceId, logId, stats, at } = event.data;
     await db.updateTable('sync_jobs').set({ status: 'completed', completed_at: at, stats: JSON.stringify(stats), log_id: logId }).where('job_id', '=', jobId).execute();
     await finishLog(db, logId, 'completed', at, stats);
     await db.updateTable('data_sources').set({ sync_previous: at, updated_at: at, last_stats: JSON.stringify(stats) }).where('source_id', '=', sourceId).execute();
     await db.deleteFrom('sync_heartbeats').where('job_id', '=', jobId).execute();
   },
   SyncJobFailed: async (db, event) => {
-    const { jobId, sourceId, logId, error, stats, at } = event.data as Data<'SyncJobFailed'>;
+    const { jobId, sourceId, logId, error, stats, at } = event.data;
     await db
       .updateTable('sync_jobs')
       .set({ status: 'failed', completed_at: at, error, stats: stats === null ? null : JSON.stringify(stats), log_id: logId })
@@ -105,7 +105,9 @@ export const dataSources = projector('data_sources', ['data_sources', 'sync_jobs
     await db.deleteFrom('sync_heartbeats').where('job_id', '=', jobId).execute();
   },
   SyncJobCancelled: async (db, event) => {
-    const { jobId, error, at } = event.data as Data<'SyncJobCancelled'>;
+    const { jobId, error, at } = event.data;
     await db.updateTable('sync_jobs').set({ status: 'failed', completed_at: at, error }).where('job_id', '=', jobId).execute();
   },
-});
+};
+
+export const dataSources = projector<Handled>({ name: 'data_sources', tables: ['data_sources', 'sync_jobs', 'sync_logs'], handlers });

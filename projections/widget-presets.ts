@@ -2,23 +2,25 @@
 import type { WidgetPresetEvent } from '../domain/widget-preset/events.js';
 import { projector } from './projector.js';
 
-type Data<T extends WidgetPresetEvent['type']> = Extract<WidgetPresetEvent, { type: T }>['data'];
-
-export const widgetPresets = projector('widget_presets', ['widget_presets'], {
-  WidgetPresetCreated: async (db, event) => {
-    const { presetId, organizationId, name, options, at } = event.data as Data<'WidgetPresetCreated'>;
-    await db
-      .insertInto('widget_presets')
-      .values({
-        preset_id: presetId,
-        organization_id: organizationId,
-        name,
-        options: JSON.stringify(options),
-        created_at: at,
-        modified_at: at,
-        revision: event.revision.toString(),
-      })
-      .onConflict((c) => c.column('preset_id').doNothing())
-      .execute();
+export const widgetPresets = projector<WidgetPresetEvent>({
+  name: 'widget_presets',
+  tables: ['widget_presets'],
+  handlers: {
+    WidgetPresetCreated: async (db, event) => {
+      const { presetId, organizationId, name, options, at } = event.data;
+      await db
+        .insertInto('widget_presets')
+        .values({
+          preset_id: presetId,
+          organization_id: organizationId,
+          name,
+          options: JSON.stringify(options),
+          created_at: at,
+          modified_at: at,
+          revision: event.revision.toString(),
+        })
+        .onConflict((c) => c.column('preset_id').doNothing())
+        .execute();
+    },
   },
 });

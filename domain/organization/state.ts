@@ -60,8 +60,11 @@ export const evolve = (state: OrganizationState, event: OrganizationEvent): Orga
         state.subscription && { ...state, subscription: { ...state.subscription, plan: withPlanEntry(state.subscription.plan, event.data.resource, event.data.entry) } }
       );
     default: {
-      const unknown: never = event;
-      return unknown;
+      // Exhaustive at compile time; at run time an event type this build does not know (a rolling
+      // deploy) leaves the state as it was.
+      const unknownEvent: never = event;
+      void unknownEvent;
+      return state;
     }
   }
 };

@@ -79,7 +79,7 @@ export const decide = (command: SourceCommand, state: SourceState, meta: Command
       throw new SourceNotFound();
     }
     const { firstJobId, ...source } = command.data;
-    const created: SourceEvent = { type: 'SourceCreated', data: { ...source, at } };
+    const created: SourceEvent = { type: 'SourceCreated', data: { ...source, markets: source.markets ?? [], defaultMarket: source.defaultMarket ?? null, at } };
     if (source.status !== 'active') return [created];
     return [created, { type: 'SyncJobRequested', data: { ...ids, jobId: firstJobId, priority: FIRST_SYNC_PRIORITY, trigger: 'source-created', at } }];
   }

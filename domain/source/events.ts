@@ -35,8 +35,8 @@ export type ReleaseReason = 'heartbeat-timeout' | 'retry';
 type Ids = { sourceId: string; datasetId: string; organizationId: string };
 
 export type SourceEvent =
-  /** `markets` and `defaultMarket` arrived after the first sources: absent means none. */
-  | { type: 'SourceCreated'; data: Ids & { sourceType: SourceType; markets?: Market[]; defaultMarket?: string | null; at: string } & SourceSettings }
+  /** Version 2: `markets` and `defaultMarket` arrived after the first sources (version 1 lacks them; domain/event-registry.ts upcasts it). */
+  | { type: 'SourceCreated'; data: Ids & { sourceType: SourceType; markets: Market[]; defaultMarket: string | null; at: string } & SourceSettings }
   | { type: 'SourceUpdated'; data: Ids & { changes: Partial<SourceSettings>; at: string } }
   | { type: 'SourceDeleted'; data: Ids & { deletedJobs: number; deletedLogs: number; at: string } }
   | { type: 'SyncJobRequested'; data: Ids & { jobId: string; priority: number; trigger: SyncTrigger; at: string } }

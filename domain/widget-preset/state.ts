@@ -13,15 +13,18 @@ export type WidgetPresetState = (WidgetPreset & { organizationId: string }) | nu
 
 export const initialState: WidgetPresetState = null;
 
-export const evolve = (_state: WidgetPresetState, event: WidgetPresetEvent): WidgetPresetState => {
+export const evolve = (state: WidgetPresetState, event: WidgetPresetEvent): WidgetPresetState => {
   switch (event.type) {
     case 'WidgetPresetCreated': {
       const { presetId, organizationId, name, options, at } = event.data;
       return { id: presetId, organizationId, name, options, created: at, modified: at };
     }
     default: {
-      const unknown: never = event.type;
-      return unknown;
+      // Exhaustive at compile time; at run time an event type this build does not know (a rolling
+      // deploy) leaves the state as it was.
+      const unknownEvent: never = event.type;
+      void unknownEvent;
+      return state;
     }
   }
 };

@@ -18,6 +18,17 @@ const url = (schemes: string[], example: string) =>
     { message: `must be a ${schemes.map((s) => `${s}://`).join(' or ')} URL, for example ${example}` },
   );
 
+// Exactly what @eventstore/db-client 6 parses (its parseConnectionString, case-sensitive):
+// kurrentdb:// belongs to the newer KurrentDB client and fails there, so it fails here first.
+const eventStoreUrl = z.string().superRefine((value, context) => {
+  const scheme = /^([^:]+):\/\//.exec(value.trim())?.[1];
+  if (scheme === 'esdb' || scheme === 'esdb+discover') return;
+  const known = scheme?.toLowerCase().startsWith('kurrent')
+    ? `${scheme}:// is not accepted by the EventStoreDB client of this build (@eventstore/db-client 6); `
+    : '';
+  context.addIssue({ code: 'custom', message: `must be an esdb:// or esdb+discover:// URL (${known}for example esdb://127.0.0.1:2113?tls=false)` });
+});
+
 const integer = (fallback: number, min: number, max: number) =>
   z.preprocess(
     (value) => (value === undefined || value === '' ? fallback : value),
@@ -39,7 +50,7 @@ const environment = z.object({
   HOST: z.preprocess((v) => v || '127.0.0.1', z.string().regex(/^[A-Za-z0-9.:\-[\]]+$/, 'must be a host name or IP address')),
   DATA_DIR: z.preprocess((v) => v || './.stylist', z.string()),
   DATABASE_URL: optional(url(['postgres', 'postgresql'], 'postgres://user:password@127.0.0.1:5432/stylist')),
-  EVENTSTORE_URL: optional(url(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover'], 'esdb://127.0.0.1:2113?tls=false')),
+  EVENTSTORE_URL: optional(eventStoreUrl),
   NATS_URL: optional(url(['nats', 'tls'], 'nats://127.0.0.1:4222')),
   // Namespaces the JetStream streams and consumers: several deployments (or test runs) can share one NATS.
   NATS_PREFIX: z.preprocess((v) => v || 'stylist', z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1 to 32 letters, digits, _ or -')),

@@ -17,6 +17,8 @@ export interface EventMetadata {
   correlationId?: string;
   causationId?: string;
   at?: string;
+  /** Version of the event type's data (domain/event-registry.ts); absent: 1. */
+  schemaVersion?: number;
   [key: string]: unknown;
 }
 
@@ -28,19 +30,32 @@ export interface NewEvent {
   metadata?: EventMetadata;
 }
 
-export interface RecordedEvent {
+/** What an event is to the store: a type and a JSON object. Domain event unions narrow it. */
+export interface AnyEvent {
+  type: string;
+  data: object;
+}
+
+interface RecordedEnvelope {
   id: string;
   streamId: string;
   /** 0-based revision within its stream. */
   revision: bigint;
   /** Position in `$all`; totally ordered by `comparePositions`. */
   position: Position;
-  type: string;
-  data: Record<string, unknown>;
   metadata: EventMetadata;
   /** When the store recorded it (ISO 8601). */
   recordedAt: string;
 }
+
+/**
+ * A stored event. Untyped by default (what the store returns); `RecordedEvent<ItemEvent>` is one
+ * per member of the union, so narrowing on `type` narrows `data`. Only the upcaster
+ * (`upcasting.ts`) makes that claim true: it checks every event against its type's schema.
+ */
+export type RecordedEvent<E extends AnyEvent = { type: string; data: Record<string, unknown> }> = E extends AnyEvent
+  ? RecordedEnvelope & { type: E['type']; data: E['data'] }
+  : never;
 
 export interface AppendResult {
   /** Revision of the last event now in the stream: pass it as the next expectedRevision. */

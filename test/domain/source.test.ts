@@ -8,7 +8,7 @@ const spec = specFor(sourceDecider);
 const ids = { sourceId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', datasetId: '0b9d7c1e-2f3a-4b5c-8d6e-7f8091a2b3c4', organizationId: '6c8a2a56-7a43-4c55-9a8e-1b8c2f1f0a01' };
 const settings = { endpoint: 'https://shop.example.com/products.json', syncPeriod: 1440, status: 'active' as const };
 const at = testMeta.now;
-const created: SourceEvent = { type: 'SourceCreated', data: { ...ids, sourceType: 'shopify-api', ...settings, at } };
+const created: SourceEvent = { type: 'SourceCreated', data: { ...ids, sourceType: 'shopify-api', ...settings, markets: [], defaultMarket: null, at } };
 const firstJobId = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a';
 const create = { type: 'CreateSource' as const, data: { ...ids, sourceType: 'shopify-api' as const, firstJobId, ...settings } };
 const firstJob: SourceEvent = { type: 'SyncJobRequested', data: { ...ids, jobId: firstJobId, priority: 10, trigger: 'source-created', at } };
@@ -23,7 +23,7 @@ t.test('create once, with its first sync when active; a retried create appends n
   spec(t, []).when(create).then([created, firstJob]);
   spec(t, [created]).when(create).then([]);
   const inactive = { ...create, data: { ...create.data, status: 'inactive' as const } };
-  spec(t, []).when(inactive).then([{ type: 'SourceCreated', data: { ...ids, sourceType: 'shopify-api', ...settings, status: 'inactive', at } }]);
+  spec(t, []).when(inactive).then([{ type: 'SourceCreated', data: { ...ids, sourceType: 'shopify-api', ...settings, status: 'inactive', markets: [], defaultMarket: null, at } }]);
 });
 
 t.test('update records only what changes; another dataset or organization is not found', async (t) => {

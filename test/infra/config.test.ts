@@ -1,4 +1,5 @@
 import t from 'tap';
+import { EventStoreDBClient } from '@eventstore/db-client';
 import { ConfigError, loadConfig } from '../../infra/config/config.js';
 
 const fails = (env: Record<string, string>) => {
@@ -59,7 +60,7 @@ t.test('every bad value is refused with one line that names the variable', async
     [{ PORT: '70000' }, /^configuration error: PORT /],
     [{ PORT: '3.5' }, /^configuration error: PORT /],
     [{ DATABASE_URL: 'mysql://db/x', STYLIST_SECRET: 'x'.repeat(32) }, /^configuration error: DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/],
-    [{ EVENTSTORE_URL: 'http://es:2113' }, /^configuration error: EVENTSTORE_URL must be a esdb:\/\//],
+    [{ EVENTSTORE_URL: 'http://es:2113' }, /^configuration error: EVENTSTORE_URL must be an esdb:\/\/ or esdb\+discover:\/\/ URL/],
     [{ NATS_URL: 'not a url' }, /^configuration error: NATS_URL must be a nats:\/\/ or tls:\/\/ URL/],
     [{ S3_ENDPOINT: 'ftp://x' }, /^configuration error: S3_ENDPOINT /],
     [{ S3_ENDPOINT: 'http://minio:9000' }, /^configuration error: S3_ACCESS_KEY, S3_SECRET_KEY, S3_BUCKET must be set when S3_ENDPOINT is set$/],
@@ -105,4 +106,38 @@ t.test('PROJECTION_LAG_LIMIT_SECONDS sets how far behind a projection may fall b
   t.equal(loadConfig({ PROJECTION_LAG_LIMIT_SECONDS: '5' }).projections.lagLimitSeconds, 5);
   t.match(fails({ PROJECTION_LAG_LIMIT_SECONDS: '0' }), /^configuration error: PROJECTION_LAG_LIMIT_SECONDS must be a whole number from 1 to 86400 \(got "0"\)/);
   t.match(fails({ PROJECTION_LAG_LIMIT_SECONDS: 'soon' }), /PROJECTION_LAG_LIMIT_SECONDS/);
+});
+
+t.test('EVENTSTORE_URL accepts exactly the URLs the EventStoreDB client parses', async (t) => {
+  const urls = [
+    'esdb://127.0.0.1:2113?tls=false',
+    'esdb://admin:changeit@es1:2113,es2:2113,es3:2113?tls=true&nodePreference=leader',
+    'esdb+discover://cluster.example.com:2113',
+    'kurrentdb://127.0.0.1:2113?tls=false',
+    'kurrentdb+discover://cluster.example.com:2113',
+    'kurrent://127.0.0.1:2113',
+    'ESDB://127.0.0.1:2113',
+    'http://127.0.0.1:2113',
+    'tcp://127.0.0.1:1113',
+  ];
+  for (const url of urls) {
+    let clientAccepts = true;
+    try {
+      // Parses the connection string; the client connects only on its first call.
+      await EventStoreDBClient.connectionString(url).dispose();
+    } catch {
+      clientAccepts = false;
+    }
+    let configAccepts = true;
+    try {
+      loadConfig({ EVENTSTORE_URL: url });
+    } catch {
+      configAccepts = false;
+    }
+    t.equal(configAccepts, clientAccepts, `${url}: client ${clientAccepts ? 'accepts' : 'refuses'} it`);
+  }
+  t.match(
+    fails({ EVENTSTORE_URL: 'kurrentdb://127.0.0.1:2113?tls=false' }),
+    /^configuration error: EVENTSTORE_URL must be an esdb:\/\/ or esdb\+discover:\/\/ URL \(kurrentdb:\/\/ is not accepted by the EventStoreDB client of this build/,
+  );
 });

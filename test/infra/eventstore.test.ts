@@ -13,6 +13,7 @@ import { openEventStoreDb } from '../../infra/eventstore/esdb.js';
 import { WrongExpectedRevision, type EventStore } from '../../infra/eventstore/port.js';
 import { comparePositions } from '../../infra/eventstore/position.js';
 import { openPostgresEventStore, UnsupportedEventData } from '../../infra/eventstore/postgres.js';
+import { probeEventStore } from '../../infra/eventstore/probe.js';
 import { assertTransactionCounterAhead, EVENTS_TABLE } from '../../infra/eventstore/postgres-schema.js';
 import { integrationDatabaseUrl, openTestDatabase } from '../support/database.js';
 import { event, eventStoreContract, expectConflict, startCollector, type Reopen } from './eventstore.contract.js';
@@ -79,9 +80,23 @@ void eventStoreContract(
 const eventStoreUrl = process.env.EVENTSTORE_URL;
 t.test(
   'EventStoreDB',
-  { skip: eventStoreUrl ? false : 'EVENTSTORE_URL is not set (e.g. esdb://127.0.0.1:2113?tls=false): no server on this machine' },
+  {
+    skip: eventStoreUrl
+      ? false
+      : 'EVENTSTORE_URL is not set (no EventStoreDB server installs from this machine\'s registries). To run it: ' +
+        'docker run --rm -d -p 2113:2113 eventstore/eventstore:24.10 --insecure, then ' +
+        'EVENTSTORE_URL=esdb://localhost:2113?tls=false npx tap test/infra/eventstore.test.ts',
+  },
   async (t) => {
     const url = eventStoreUrl!;
+    t.test('the start-up probe passes', async () => {
+      const store = await openEventStoreDb(url);
+      try {
+        await probeEventStore(store);
+      } finally {
+        await store.close();
+      }
+    });
     await eventStoreContract(
       t,
       'event store contract',

@@ -1,0 +1,138 @@
+// The shape of every event type this build writes, per version, checked when an event is read
+// back (events are data from the past: a bug, a hand edit or an older build may have written
+// them). Top-level fields are checked exactly; nested values the domain builds and reads whole
+// (listings, labels, plans, access rules) are checked to be objects. Objects are loose, so a field
+// a newer build added passes through instead of failing a rolling deploy.
+import { z } from 'zod';
+
+const id = z.string().min(1);
+const at = z.string().min(1);
+const object = z.looseObject({});
+const data = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
+
+const organizationIds = { organizationId: id };
+const datasetIds = { datasetId: id, organizationId: id };
+const itemIds = { itemId: id, datasetId: id, organizationId: id };
+const sourceIds = { sourceId: id, datasetId: id, organizationId: id };
+
+const credentials = z.looseObject({ publicKey: z.string(), publicLookup: z.string(), privateLookup: z.string(), secretHash: z.string() });
+
+const datasetContent = {
+  name: z.string(),
+  description: z.string(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  config: z.looseObject({ targetGender: z.string().nullable() }),
+  autoPublish: z.boolean(),
+};
+
+const sourceSettings = { endpoint: z.string(), syncPeriod: z.number(), status: z.enum(['active', 'inactive']) };
+const market = z.looseObject({ handle: z.string(), countries: z.array(z.string()), currency: z.string(), endpoint: z.string().nullable() });
+const syncStats = z.looseObject({ retrieved: z.number(), added: z.number(), updated: z.number(), archived: z.number(), failed: z.number() });
+const itemStatus = z.enum(['active', 'archived']);
+
+/** SourceCreated as the first sources wrote it, before markets (and still unversioned after). */
+export const sourceCreatedV1 = data({
+  ...sourceIds,
+  sourceType: z.literal('shopify-api'),
+  at,
+  ...sourceSettings,
+  markets: z.array(market).optional(),
+  defaultMarket: z.string().nullable().optional(),
+});
+
+/** SourceCreated since markets: both fields always present (none: `[]` and `null`). */
+export const sourceCreatedV2 = data({
+  ...sourceIds,
+  sourceType: z.literal('shopify-api'),
+  at,
+  ...sourceSettings,
+  markets: z.array(market),
+  defaultMarket: z.string().nullable(),
+});
+
+/** Per event type, one schema per version, numbered from 1; the highest is what this build writes. */
+export const eventSchemas: Record<string, Record<number, z.ZodType<Record<string, unknown>>>> = {
+  OrganizationCreated: { 1: data({ ...organizationIds, name: z.string(), reportingTimezone: z.string(), at }) },
+  OrganizationRenamed: { 1: data({ ...organizationIds, name: z.string(), at }) },
+  OrganizationTimezoneChanged: { 1: data({ ...organizationIds, reportingTimezone: z.string(), at }) },
+  OrganizationDeleted: { 1: data({ ...organizationIds, at }) },
+  SubscriptionStarted: { 1: data({ ...organizationIds, plan: object, at }) },
+  SubscriptionActivated: { 1: data({ ...organizationIds, at }) },
+  SubscriptionDeactivated: { 1: data({ ...organizationIds, at }) },
+  PlanEntrySet: { 1: data({ ...organizationIds, resource: z.string(), entry: object.nullable(), at }) },
+
+  ApiKeyCreated: {
+    1: data({
+      keyId: id,
+      ...organizationIds,
+      name: z.string(),
+      primary: z.boolean(),
+      credentials,
+      publicAccess: object,
+      privateAccess: object,
+      scopes: z.array(z.unknown()).nullable(),
+      at,
+    }),
+  },
+  ApiKeyRotated: { 1: data({ keyId: id, ...organizationIds, credentials, at }) },
+  ApiKeyDeleted: { 1: data({ keyId: id, ...organizationIds, at }) },
+
+  DatasetCreated: { 1: data({ ...datasetIds, at, ...datasetContent }) },
+  DatasetUpdated: { 1: data({ ...datasetIds, changes: z.looseObject(datasetContent).partial(), at }) },
+  DatasetActivated: { 1: data({ ...datasetIds, at }) },
+  DatasetArchived: { 1: data({ ...datasetIds, at }) },
+  DatasetDeleted: { 1: data({ ...datasetIds, at }) },
+  DatasetStylingReplaced: { 1: data({ ...datasetIds, styling: object.optional(), sizing: object.optional(), at }) },
+
+  WidgetPresetCreated: {
+    1: data({ presetId: id, ...organizationIds, name: z.string(), options: z.looseObject({ button: object, widget: object }), at }),
+  },
+
+  ItemQueued: {
+    1: data({
+      ...itemIds,
+      sku: z.string(),
+      kind: z.enum(['pending', 'partial_update']),
+      listing: object,
+      contentHash: z.string(),
+      commerceHash: z.string(),
+      sourceId: id.optional(),
+      at,
+    }),
+  },
+  ItemProcessingStarted: { 1: data({ ...itemIds, queueVersion: z.number(), attempt: z.number(), at }) },
+  ItemProcessed: {
+    1: data({
+      ...itemIds,
+      queueVersion: z.number(),
+      listing: object,
+      currency: z.string(),
+      labels: object,
+      searchText: z.string(),
+      searchTextVersion: z.number(),
+      images: z.array(object),
+      photoProblems: z.array(z.looseObject({ src: z.string(), problem: z.string() })),
+      labeller: z.string(),
+      pipelineVersion: z.number(),
+      status: itemStatus,
+      at,
+    }),
+  },
+  ItemCommerceUpdated: {
+    1: data({ ...itemIds, queueVersion: z.number(), price: z.number(), currency: z.string(), variants: z.array(object), at }),
+  },
+  ItemFailed: { 1: data({ ...itemIds, queueVersion: z.number(), reason: z.string(), attempts: z.number(), at }) },
+  ItemStatusChanged: { 1: data({ ...itemIds, status: itemStatus, sourceId: id.optional(), at }) },
+
+  SourceCreated: { 1: sourceCreatedV1, 2: sourceCreatedV2 },
+  SourceUpdated: { 1: data({ ...sourceIds, changes: z.looseObject(sourceSettings).partial(), at }) },
+  SourceDeleted: { 1: data({ ...sourceIds, deletedJobs: z.number(), deletedLogs: z.number(), at }) },
+  SyncJobRequested: { 1: data({ ...sourceIds, jobId: id, priority: z.number(), trigger: z.string(), at }) },
+  SyncJobClaimed: { 1: data({ ...sourceIds, jobId: id, workerId: z.string(), logId: z.string(), at }) },
+  SyncJobReleased: { 1: data({ ...sourceIds, jobId: id, workerId: z.string(), reason: z.string(), at }) },
+  SyncJobCompleted: { 1: data({ ...sourceIds, jobId: id, workerId: z.string(), logId: z.string(), stats: syncStats, at }) },
+  SyncJobFailed: {
+    1: data({ ...sourceIds, jobId: id, workerId: z.string().nullable(), logId: z.string().nullable(), error: z.string(), stats: syncStats.nullable(), at }),
+  },
+  SyncJobCancelled: { 1: data({ ...sourceIds, jobId: id, error: z.string(), at }) },
+};
