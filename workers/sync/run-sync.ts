@@ -19,7 +19,7 @@ import type { WorkQueue } from '../../infra/queue/port.js';
 import { getDataset } from '../../projections/queries/datasets.js';
 import { itemsBySku } from '../../projections/queries/items.js';
 import { pendingJobs, type JobRef } from '../../projections/queries/sync.js';
-import { fetchStoreFeed, FeedError, type FeedOptions, type FeedResult } from './store-feed.js';
+import { fetchStoreFeed, FeedError, type FeedOptions, type FeedResult } from '../../infra/http/store-feed.js';
 import { readMarkets } from './markets.js';
 import { SyncLogWriter } from './sync-log.js';
 
