@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { appendQueued, parseEntries } from '../../commands/items.js';
-import { handleCommand, handleKnown, readKnown } from '../../commands/handle.js';
-import { runSourceCommand } from '../../commands/sync-jobs.js';
+import { handleCommand, loadState } from '../../commands/handle.js';
+import { claimSyncJob, completeSyncJob, failSyncJob, loadSyncJob, releaseSyncJob } from '../../commands/sync-jobs.js';
 import type { SyncMessage } from '../../infra/queue/messages.js';
 import { itemDecider, type ItemStatus } from '../../domain/item/index.js';
 import type { CommandMeta } from '../../domain/metadata.js';
@@ -67,24 +67,24 @@ const zeroStats = (): SyncStats => ({ ...NO_SYNC_STATS });
 export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> {
   const { jobId, sourceId, datasetId, organizationId } = ref;
   const ids = { sourceId, datasetId, organizationId };
-  const known = await readKnown(deps.eventStore, sourceDecider, sourceStream(sourceId));
-  const source = liveSource(known.state);
+  const jobIds = { ...ids, jobId };
+  const source = liveSource(await loadState(deps.eventStore, sourceDecider, sourceStream(sourceId)));
   // A deleted source took its jobs with it.
-  if (!source || source.organizationId !== organizationId || source.jobs[jobId]?.status !== 'pending') return 'nothing-to-do';
+  if (!source || source.organizationId !== organizationId || (await loadSyncJob(deps.eventStore, jobIds))?.status !== 'pending') return 'nothing-to-do';
   const logId = randomUUID();
   const meta = (): CommandMeta => ({ now: new Date().toISOString(), actor: { kind: 'source', id: sourceId }, correlationId: logId });
 
   const dataset = await getDataset(deps.db, organizationId, datasetId);
   if (!dataset || dataset.status === 'archived') {
     const error = dataset ? 'The dataset is archived; activate it to sync.' : 'The dataset no longer exists.';
-    const { events } = await handleKnown(deps.eventStore, sourceDecider, { type: 'FailSyncJob', data: { ...ids, jobId, workerId: null, error, stats: null } }, meta(), known);
+    const { events } = await failSyncJob(deps.eventStore, jobIds, { workerId: null, error, stats: null }, meta());
     return events.length ? 'failed' : 'nothing-to-do';
   }
 
-  // Decided on the stream as read above; a worker that got there first makes this a re-read and a no-op.
-  const claimed = await handleKnown(deps.eventStore, sourceDecider, { type: 'ClaimSyncJob', data: { ...ids, jobId, workerId: deps.workerId, logId } }, meta(), known);
+  // A worker that got there first makes this a no-op.
+  const claimed = await claimSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, logId }, meta());
   if (!claimed.events.length) return 'nothing-to-do';
-  const retries = liveSource(claimed.state)?.jobs[jobId]?.retries ?? 0;
+  const retries = claimed.job?.retries ?? 0;
 
   const heartbeat = new Heartbeat(deps, jobId);
   await heartbeat.start();
@@ -93,7 +93,7 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
   try {
     const stats = await run.execute();
     if (heartbeat.signal.aborted) throw heartbeat.signal.reason;
-    await runSourceCommand(deps.eventStore, { type: 'CompleteSyncJob', data: { ...ids, jobId, workerId: deps.workerId, stats } }, meta());
+    await completeSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, stats }, meta());
     deps.logger.info({ jobId, sourceId, stats }, 'sync completed');
     return 'completed';
   } catch (error) {
@@ -104,7 +104,7 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
     if (error instanceof RunFailure) {
       log.add('error', error.message);
       await log.close();
-      await runSourceCommand(deps.eventStore, { type: 'FailSyncJob', data: { ...ids, jobId, workerId: deps.workerId, error: error.message, stats: error.stats } }, meta());
+      await failSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, error: error.message, stats: error.stats }, meta());
       deps.logger.warn({ jobId, sourceId, error: error.message }, 'sync failed');
       return 'failed';
     }
@@ -114,13 +114,15 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
     log.add('error', `The run stopped on an internal error: ${reason}`);
     await log.close().catch(() => undefined);
     if (retries < MAX_RUN_RETRIES) {
-      await runSourceCommand(deps.eventStore, { type: 'ReleaseSyncJob', data: { ...ids, jobId, workerId: deps.workerId, reason: 'retry' } }, meta());
+      await releaseSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, reason: 'retry' }, meta());
       throw error;
     }
-    await runSourceCommand(deps.eventStore, { type: 'FailSyncJob', data: { ...ids, jobId, workerId: deps.workerId, error: `Sync stopped by an internal error: ${reason}`, stats: run.stats } }, meta());
+    await failSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, error: `Sync stopped by an internal error: ${reason}`, stats: run.stats }, meta());
     return 'failed';
   } finally {
     heartbeat.stop();
+    // The beat is this worker's row; a run that ends, however it ends, takes it away.
+    await heartbeat.remove().catch((error: unknown) => deps.logger.warn({ jobId, err: error }, 'sync heartbeat not removed'));
   }
 }
 
@@ -302,5 +304,9 @@ class Heartbeat {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  async remove(): Promise<void> {
+    await this.deps.db.deleteFrom('sync_heartbeats').where('job_id', '=', this.jobId).where('worker_id', '=', this.deps.workerId).execute();
   }
 }
