@@ -31,7 +31,9 @@ export async function requestSyncJob(deps: { store: EventStore; queue: WorkQueue
     // A job from before jobs had streams of their own still holds the source's one open slot.
     if (source.openJobId !== null) return { job: source.jobs[source.openJobId]!, existing: true, position: null };
     const latest = await latestJob(deps.store, ids.sourceId);
-    if (latest && isOpen(latest.job)) return { job: latest.job, existing: latest.requestedBy !== meta.correlationId, position: null };
+    // This very request opened it (a retry, perhaps after its stored answer expired): the same answer, even if the job has finished since.
+    if (latest?.requestedBy === meta.correlationId) return { job: latest.job, existing: false, position: null };
+    if (latest && isOpen(latest.job)) return { job: latest.job, existing: true, position: null };
     const number = (latest?.number ?? 0) + 1;
     const jobId = syncJobId(ids.sourceId, number);
     const { events, state, position } = await handleCommand(deps.store, syncJobDecider, { type: 'RequestSyncJob', data: { ...ids, jobId, number, priority: SYNC_PRIORITY[trigger], trigger } }, meta);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { appendQueued, parseEntries } from '../../commands/items.js';
+import { parseEntries, queueListings } from '../../commands/items.js';
 import { handleCommand, loadState } from '../../commands/handle.js';
 import { claimSyncJob, completeSyncJob, failSyncJob, loadSyncJob, releaseSyncJob } from '../../commands/sync-jobs.js';
 import type { SyncMessage } from '../../infra/queue/messages.js';
@@ -215,18 +215,24 @@ class SyncRun {
     }
   }
 
-  /** Queues in rounds; returns how many new and changed products could not be queued. */
+  /**
+   * Queues in rounds through the item decider; returns how many new and changed products were not
+   * queued (the store failed, or an upload queued the same listing first: the decider finds it unchanged).
+   */
   private async queue(entries: ReturnType<typeof diffCatalogue>['queue']): Promise<{ added: number; updated: number }> {
     const notQueued = { added: 0, updated: 0 };
     for (let start = 0; start < entries.length; start += QUEUE_CHUNK) {
       this.throwIfLost();
       const chunk = entries.slice(start, start + QUEUE_CHUNK);
-      const { failed } = await appendQueued({ store: this.deps.eventStore, queue: this.deps.queue }, this.ids, chunk, this.meta());
-      for (const entry of chunk.filter((e) => failed.has(e.itemId))) {
+      const { outcomes } = await queueListings({ store: this.deps.eventStore, queue: this.deps.queue }, this.ids, chunk, this.meta());
+      chunk.forEach((entry, i) => {
+        const outcome = outcomes[i];
+        if (outcome !== 'failed' && outcome !== 'unchanged') return;
         notQueued[entry.isNew ? 'added' : 'updated']++;
+        if (outcome === 'unchanged') return;
         this.stats.failed++;
         this.log.add('error', `Product ${entry.listing.sku} could not be queued; the next sync tries again.`, entry.listing.sku);
-      }
+      });
       this.heartbeat.progress = { phase: 'queueing', queued: start + chunk.length, toQueue: entries.length };
     }
     return notQueued;
