@@ -8,10 +8,11 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { parseEntries, queueListings } from '../../commands/items.js';
-import { handleCommand, loadState } from '../../commands/handle.js';
+import { loadState } from '../../commands/handle.js';
+import { setSyncedItemStatus } from '../../commands/ingest.js';
 import { claimSyncJob, completeSyncJob, failSyncJob, loadSyncJob, releaseSyncJob } from '../../commands/sync-jobs.js';
 import type { SyncMessage } from '../../infra/queue/messages.js';
-import { itemDecider, type ItemStatus } from '../../domain/item/index.js';
+import type { ItemStatus } from '../../domain/item/index.js';
 import type { CommandMeta } from '../../domain/metadata.js';
 import { diffCatalogue, liveSource, type Source, NO_SYNC_STATS, sourceDecider, sourceStream, SyncClaimLost, type SyncStats } from '../../domain/source/index.js';
 import type { EventStore } from '../../infra/eventstore/port.js';
@@ -245,7 +246,7 @@ class SyncRun {
     for (let start = 0; start < itemIds.length; start += STATUS_CONCURRENCY) {
       this.throwIfLost();
       const results = await Promise.allSettled(
-        itemIds.slice(start, start + STATUS_CONCURRENCY).map((itemId) => handleCommand(this.deps.eventStore, itemDecider, { type: 'SetItemStatus', data: { itemId, datasetId, organizationId, status, sourceId } }, this.meta())),
+        itemIds.slice(start, start + STATUS_CONCURRENCY).map((itemId) => setSyncedItemStatus(this.deps.eventStore, { itemId, datasetId, organizationId, sourceId }, status, this.meta())),
       );
       results.forEach((result, i) => {
         if (result.status === 'fulfilled') changed += result.value.events.length;
