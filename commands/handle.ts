@@ -3,7 +3,7 @@
 import { v5 as uuidv5 } from 'uuid';
 import type { Decider } from '../domain/decider.js';
 import type { CommandMeta } from '../domain/metadata.js';
-import { WrongExpectedRevision, type EventStore, type NewEvent, type Position } from '../infra/eventstore/port.js';
+import { readStreams, WrongExpectedRevision, type EventStore, type NewEvent, type Position, type RecordedEvent } from '../infra/eventstore/port.js';
 
 // Namespace for event ids derived from a command's correlation id (uuid v5).
 const EVENT_ID_NAMESPACE = '3b7c1e52-8f0d-4f3a-9d57-6d2f5c1a9e40';
@@ -121,3 +121,64 @@ export async function handleKnown<C extends { type: string }, E extends DomainEv
     return { ...handled, known: await readKnown(store, decider, streamId) };
   }
 }
+
+/** One command's outcome in `handleMany`. */
+export type ManyHandled<E, S> =
+  | (Handled<E, S> & { ok: true; /** true: this command (same correlation id) had run before; `events` are the ones it appended then. */ repeated: boolean })
+  | { ok: false; error: unknown };
+
+/**
+ * `handleCommand` for many commands on distinct streams at once: one batch read of all their
+ * streams, then each decided on its own stream's state and appended with that stream's revision
+ * (concurrently, so the store can group-commit). A conflict re-reads that one stream and decides
+ * again. A command whose events are already in its stream (a retry of the same request, found by
+ * the event ids its correlation id derives) appends nothing and answers with those events.
+ */
+export async function handleMany<C extends { type: string }, E extends DomainEvent, S>(
+  store: EventStore,
+  decider: Decider<C, E, S>,
+  commands: readonly C[],
+  meta: CommandMeta,
+  options: HandleOptions = {},
+): Promise<Array<ManyHandled<E, S>>> {
+  const streams = await readStreams(store, commands.map((command) => decider.streamId(command)));
+  // Every conflict means another writer got a revision in: many writers on one hot stream all get through.
+  const maxAttempts = options.maxAttempts ?? 20;
+  return Promise.all(
+    commands.map(async (command): Promise<ManyHandled<E, S>> => {
+      const streamId = decider.streamId(command);
+      let recorded = streams.get(streamId) ?? [];
+      try {
+        for (let attempt = 1; ; attempt++) {
+          const state = recorded.map((event) => ({ type: event.type, data: event.data }) as unknown as E).reduce(decider.evolve, decider.initialState);
+          const earlier = ownEvents(recorded, streamId, command.type, meta);
+          if (earlier.length) return { ok: true, repeated: true, events: earlier.map((event) => ({ type: event.type, data: event.data }) as unknown as E), state, position: earlier.at(-1)!.position };
+          const events = decider.decide(command, state, meta);
+          const after = events.reduce(decider.evolve, state);
+          if (events.length === 0) return { ok: true, repeated: false, events, state: after, position: null };
+          try {
+            const expectedRevision = recorded.at(-1)?.revision ?? 'no_stream';
+            const result = await store.append(streamId, events.map((event, index) => newEvent(streamId, command.type, event, index, meta, options)), { expectedRevision });
+            return { ok: true, repeated: false, events, state: after, position: result.position };
+          } catch (error) {
+            if (!(error instanceof WrongExpectedRevision) || attempt >= maxAttempts) throw error;
+            recorded = await store.readStream(streamId);
+          }
+        }
+      } catch (error) {
+        return { ok: false, error };
+      }
+    }),
+  );
+}
+
+/** The events this command appended before under the same correlation id, in order. */
+const ownEvents = (recorded: readonly RecordedEvent[], streamId: string, commandType: string, meta: CommandMeta): RecordedEvent[] => {
+  const byId = new Map(recorded.map((event) => [event.id, event]));
+  const found: RecordedEvent[] = [];
+  for (let index = 0; ; index++) {
+    const event = byId.get(uuidv5(`${meta.correlationId}/${streamId}/${commandType}/${index}`, EVENT_ID_NAMESPACE));
+    if (!event) return found;
+    found.push(event);
+  }
+};

@@ -1,23 +1,20 @@
 // Item upload (document 3 §3 Items): each entry validated on its own, mapped to one Listing,
-// classified against what the dataset holds (new, partial update, unchanged) and queued as an
-// ItemQueued event on its own stream; then the ingest worker is told. One bad entry never sinks
-// the rest. Appends skip reading the streams (an ItemQueued is always allowed) and go together, so
-// a thousand products cost one round of group-committed appends, not a thousand read-decide loops.
+// classified by the item decider against its own stream (new, partial update, unchanged) and
+// queued as an ItemQueued event there, appended with that stream's revision; then the ingest
+// worker is told. One bad entry never sinks the rest. The streams are read in one batch and the
+// appends go together, so a thousand products cost one read and one round of group-committed
+// appends. Two writers queuing the same sku at once (two uploads, a sync and an upload): one wins
+// each revision, the other re-reads and decides again on what the winner queued.
 import type { Kysely } from 'kysely';
-import { v5 as uuidv5 } from 'uuid';
 import { z } from 'zod';
 import { itemInputSchema, listingFromItemInput, listingFromShopifyProduct, shopifyProductSchema, type Listing } from '../domain/catalogue/product-input.js';
-import { classifyUpload, itemDecider, itemIdFor, itemStream, listingHashes, type ItemStatus, type QueueKind } from '../domain/item/index.js';
+import { itemDecider, itemIdFor, listingHashes, type ItemStatus, type QueueKind } from '../domain/item/index.js';
 import type { CommandMeta } from '../domain/metadata.js';
 import type { EventStore, Position } from '../infra/eventstore/port.js';
 import { comparePositions } from '../infra/eventstore/position.js';
 import { INGEST_SUBJECT, type IngestMessage } from '../infra/queue/messages.js';
 import type { WorkQueue } from '../infra/queue/port.js';
-import { fingerprintsBySku } from '../projections/queries/items.js';
-import { handleCommand } from './handle.js';
-
-
-const EVENT_ID_NAMESPACE = '5f0c2b7e-9d4a-4c1e-8b3f-2a6d7e9c0b14';
+import { handleCommand, handleMany } from './handle.js';
 
 export interface UploadOutcome {
   queued: Array<{ itemId: string; sku: string; status: QueueKind | 'unchanged' }>;
@@ -69,23 +66,14 @@ export async function uploadItems(
 ): Promise<UploadOutcome> {
   const { organizationId, datasetId } = input;
   const { listings, failures } = parseEntries(input.shape, input.entries, input.storeUrl);
-
-  const stored = await fingerprintsBySku(deps.db, datasetId, listings.map(({ listing }) => listing.sku));
+  const toQueue = listings.map(({ listing }) => ({ itemId: itemIdFor(datasetId, listing.sku), listing, hashes: listingHashes(listing) }));
+  const { position, outcomes } = await queueListings(deps, { organizationId, datasetId }, toQueue, meta);
   const queued: UploadOutcome['queued'] = [];
-  const toQueue: ListingToQueue[] = [];
-  for (const { listing } of listings) {
-    const itemId = itemIdFor(datasetId, listing.sku);
-    const hashes = listingHashes(listing);
-    const kind = classifyUpload(stored.get(listing.sku) ?? null, hashes);
-    queued.push({ itemId, sku: listing.sku, status: kind });
-    if (kind !== 'unchanged') toQueue.push({ itemId, kind, listing, hashes });
-  }
-
-  const { position, failed } = await appendQueued(deps, { organizationId, datasetId }, toQueue, meta);
-  for (const { itemId, listing } of toQueue.filter((entry) => failed.has(entry.itemId))) {
-    queued.splice(queued.findIndex((entry) => entry.itemId === itemId), 1);
-    failures.push({ index: listings.find((l) => l.listing.sku === listing.sku)!.index, sku: listing.sku, error: 'The item could not be queued; try again.' });
-  }
+  listings.forEach(({ index, listing }, i) => {
+    const outcome = outcomes[i]!;
+    if (outcome === 'failed') failures.push({ index, sku: listing.sku, error: 'The item could not be queued; try again.' });
+    else queued.push({ itemId: toQueue[i]!.itemId, sku: listing.sku, status: outcome });
+  });
   failures.sort((a, b) => a.index - b.index);
   const unchanged = queued.filter((entry) => entry.status === 'unchanged').length;
   return { queued, failures, position, summary: { total: input.entries.length, queued: queued.length - unchanged, failed: failures.length, unchanged } };
@@ -93,40 +81,49 @@ export async function uploadItems(
 
 export interface ListingToQueue {
   itemId: string;
-  kind: QueueKind;
   listing: Listing;
   hashes: { contentHash: string; commerceHash: string };
 }
 
+/** How each listing fared: queued as new work or a partial update, unchanged (nothing queued), or not queued (the store failed). */
+export type QueueOutcome = QueueKind | 'unchanged' | 'failed';
+
 /**
- * Appends one ItemQueued per listing (no stream reads: queuing is always allowed) and tells the
- * ingest worker. Returns the furthest position and the items that could not be queued.
+ * Queues listings through the item decider, each on its stream's revision, and tells the ingest
+ * worker about each one queued. A retried request (same correlation id) finds the ItemQueued it
+ * appended before and answers as then. Returns the furthest position and one outcome per listing.
  */
-export async function appendQueued(
+export async function queueListings(
   deps: { store: EventStore; queue: WorkQueue },
   owner: { organizationId: string; datasetId: string; sourceId?: string },
   toQueue: readonly ListingToQueue[],
   meta: CommandMeta,
-): Promise<{ position: Position | null; failed: Set<string> }> {
+): Promise<{ position: Position | null; outcomes: QueueOutcome[] }> {
   const { organizationId, datasetId, sourceId } = owner;
+  const handled = await handleMany(
+    deps.store,
+    itemDecider,
+    toQueue.map(({ itemId, listing, hashes }) => ({ type: 'QueueItem' as const, data: { itemId, datasetId, organizationId, sku: listing.sku, listing, ...hashes, ...(sourceId ? { sourceId } : {}) } })),
+    meta,
+  );
   let position: Position | null = null;
-  const failed = new Set<string>();
-  const appended = await Promise.allSettled(
-    toQueue.map(async ({ itemId, kind, listing, hashes }) => {
-      const eventId = uuidv5(`${meta.correlationId}/${itemId}/${kind}/${hashes.contentHash}/${hashes.commerceHash}`, EVENT_ID_NAMESPACE);
-      const data = { itemId, datasetId, organizationId, sku: listing.sku, kind, listing, ...hashes, ...(sourceId ? { sourceId } : {}), at: meta.now };
-      const result = await deps.store.append(itemStream(itemId), [{ id: eventId, type: 'ItemQueued', data, metadata: { organizationId, actor: meta.actor, correlationId: meta.correlationId, causationId: meta.correlationId, at: meta.now } }], {
-        expectedRevision: 'any',
-      });
-      await deps.queue.enqueue(INGEST_SUBJECT, { itemId, datasetId, organizationId } satisfies IngestMessage, { dedupeId: eventId });
-      return result.position;
+  const outcomes = await Promise.all(
+    handled.map(async (result, i): Promise<QueueOutcome> => {
+      if (!result.ok) return 'failed';
+      const queued = result.events.find((event) => event.type === 'ItemQueued');
+      if (!queued || queued.type !== 'ItemQueued') return 'unchanged';
+      if (result.position && (!position || comparePositions(result.position, position) > 0)) position = result.position;
+      const { itemId } = toQueue[i]!;
+      try {
+        // The message is a wake-up (the stream decides): a repeat of it is harmless, so a retry announces again.
+        await deps.queue.enqueue(INGEST_SUBJECT, { itemId, datasetId, organizationId } satisfies IngestMessage, { dedupeId: `${meta.correlationId}/${itemId}` });
+      } catch {
+        return 'failed';
+      }
+      return queued.data.kind;
     }),
   );
-  appended.forEach((outcome, i) => {
-    if (outcome.status === 'rejected') failed.add(toQueue[i]!.itemId);
-    else if (!position || comparePositions(outcome.value, position) > 0) position = outcome.value;
-  });
-  return { position, failed };
+  return { position, outcomes };
 }
 
 /** `PATCH …/items/{itemId}`: publish or withdraw a processed item. */

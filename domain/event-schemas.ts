@@ -127,7 +127,7 @@ export const eventSchemas: Record<string, Record<number, z.ZodType<Record<string
   SourceCreated: { 1: sourceCreatedV1, 2: sourceCreatedV2 },
   SourceUpdated: { 1: data({ ...sourceIds, changes: z.looseObject(sourceSettings).partial(), at }) },
   SourceDeleted: { 1: data({ ...sourceIds, deletedJobs: z.number(), deletedLogs: z.number(), at }) },
-  SyncJobRequested: { 1: data({ ...sourceIds, jobId: id, priority: z.number(), trigger: z.string(), at }) },
+  SyncJobRequested: { 1: data({ ...sourceIds, jobId: id, number: z.number().int().positive().optional(), priority: z.number(), trigger: z.string(), at }) },
   SyncJobClaimed: { 1: data({ ...sourceIds, jobId: id, workerId: z.string(), logId: z.string(), at }) },
   SyncJobReleased: { 1: data({ ...sourceIds, jobId: id, workerId: z.string(), reason: z.string(), at }) },
   SyncJobCompleted: { 1: data({ ...sourceIds, jobId: id, workerId: z.string(), logId: z.string(), stats: syncStats, at }) },
@@ -135,4 +135,5 @@ export const eventSchemas: Record<string, Record<number, z.ZodType<Record<string
     1: data({ ...sourceIds, jobId: id, workerId: z.string().nullable(), logId: z.string().nullable(), error: z.string(), stats: syncStats.nullable(), at }),
   },
   SyncJobCancelled: { 1: data({ ...sourceIds, jobId: id, error: z.string(), at }) },
+  SyncJobExpired: { 1: data({ ...sourceIds, jobId: id, at }) },
 };

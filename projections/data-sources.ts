@@ -1,5 +1,7 @@
-// Read models of data sources and their sync jobs and run logs, all from the sources' streams; a
-// deleted source or dataset takes its jobs and logs with it. Whether a source is active also
+// Read models of data sources and their sync jobs and run logs, from the sources' streams and the
+// jobs' own (`syncjob-*`; legacy jobs on source streams carry the same event types); a deleted
+// source or dataset takes its jobs and logs with it. Owns data_sources, sync_jobs and sync_logs
+// and touches nothing else. Whether a source is active also
 // depends on its dataset (an archived dataset switches them off), which queries join in.
 import type { Kysely } from 'kysely';
 import type { DatasetEvent } from '../domain/dataset/events.js';
@@ -12,12 +14,8 @@ const COLUMNS = { endpoint: 'endpoint', syncPeriod: 'sync_period', status: 'stat
 const finishLog = (db: Kysely<any>, logId: string, status: 'completed' | 'failed', at: string, stats: object | null) =>
   db.updateTable('sync_logs').set({ status, finished_at: at, stats: stats === null ? null : JSON.stringify(stats) }).where('log_id', '=', logId).where('status', '=', 'running').execute();
 
-/** Log entries and heartbeats are written by workers, outside any projection: removed here with their jobs. */
-const removeRunTraces = async (db: Kysely<any>, column: 'source_id' | 'dataset_id', id: string) => {
-  await db.deleteFrom('market_prices').where(column, '=', id).execute();
-  await db.deleteFrom('source_markets').where('source_id', 'in', db.selectFrom('data_sources').select('source_id').where(column, '=', id)).execute();
-  await db.deleteFrom('sync_log_entries').where('log_id', 'in', db.selectFrom('sync_logs').select('log_id').where(column, '=', id)).execute();
-  await db.deleteFrom('sync_heartbeats').where('job_id', 'in', db.selectFrom('sync_jobs').select('job_id').where(column, '=', id)).execute();
+/** Only this projector's tables: run traces the sync worker writes are swept by their owner (workers/sync/sweep.ts). */
+const removeJobs = async (db: Kysely<any>, column: 'source_id' | 'dataset_id', id: string) => {
   await db.deleteFrom('sync_logs').where(column, '=', id).execute();
   await db.deleteFrom('sync_jobs').where(column, '=', id).execute();
 };
@@ -50,12 +48,12 @@ const handlers: TypedHandlers<Handled> = {
   },
   SourceDeleted: async (db, event) => {
     const { sourceId } = event.data;
-    await removeRunTraces(db, 'source_id', sourceId);
+    await removeJobs(db, 'source_id', sourceId);
     await db.deleteFrom('data_sources').where('source_id', '=', sourceId).execute();
   },
   DatasetDeleted: async (db, event) => {
     const { datasetId } = event.data;
-    await removeRunTraces(db, 'dataset_id', datasetId);
+    await removeJobs(db, 'dataset_id', datasetId);
     await db.deleteFrom('data_sources').where('dataset_id', '=', datasetId).execute();
   },
   SyncJobRequested: async (db, event) => {
@@ -71,7 +69,7 @@ const handlers: TypedHandlers<Handled> = {
     await db.insertInto('sync_logs').values({ log_id: logId, job_id: jobId, source_id: sourceId, dataset_id: datasetId, organization_id: organizationId, status: 'running', started_at: at }).execute();
   },
   SyncJobReleased: async (db, event) => {
-    const { jobId, workerId, reason, at } = event.data;
+    const { jobId, reason, at } = event.data;
     const job = await db.selectFrom('sync_jobs').select('log_id').where('job_id', '=', jobId).executeTakeFirst();
     // The abandoned run's log ends here; the next claim starts a log of its own.
     if (job?.log_id) await finishLog(db, job.log_id, 'failed', at, null);
@@ -80,15 +78,12 @@ const handlers: TypedHandlers<Handled> = {
       .set((eb) => ({ status: 'pending', worker_id: null, locked_at: null, started_at: null, retries: reason === 'retry' ? eb('retries', '+', 1) : eb.ref('retries') }))
       .where('job_id', '=', jobId)
       .execute();
-    // Only the silent worker's beat: the next worker may already be beating for the same job.
-    await db.deleteFrom('sync_heartbeats').where('job_id', '=', jobId).where('worker_id', '=', workerId).execute();
   },
   SyncJobCompleted: async (db, event) => {
     const { jobId, sourceId, logId, stats, at } = event.data;
     await db.updateTable('sync_jobs').set({ status: 'completed', completed_at: at, stats: JSON.stringify(stats), log_id: logId }).where('job_id', '=', jobId).execute();
     await finishLog(db, logId, 'completed', at, stats);
     await db.updateTable('data_sources').set({ sync_previous: at, updated_at: at, last_stats: JSON.stringify(stats) }).where('source_id', '=', sourceId).execute();
-    await db.deleteFrom('sync_heartbeats').where('job_id', '=', jobId).execute();
   },
   SyncJobFailed: async (db, event) => {
     const { jobId, sourceId, logId, error, stats, at } = event.data;
@@ -102,11 +97,15 @@ const handlers: TypedHandlers<Handled> = {
       await finishLog(db, logId, 'failed', at, stats);
       if (stats) await db.updateTable('data_sources').set({ last_stats: JSON.stringify(stats) }).where('source_id', '=', sourceId).execute();
     }
-    await db.deleteFrom('sync_heartbeats').where('job_id', '=', jobId).execute();
   },
   SyncJobCancelled: async (db, event) => {
     const { jobId, error, at } = event.data;
     await db.updateTable('sync_jobs').set({ status: 'failed', completed_at: at, error }).where('job_id', '=', jobId).execute();
+  },
+  SyncJobExpired: async (db, event) => {
+    const { jobId } = event.data;
+    await db.deleteFrom('sync_logs').where('job_id', '=', jobId).execute();
+    await db.deleteFrom('sync_jobs').where('job_id', '=', jobId).execute();
   },
 };
 

@@ -10,7 +10,7 @@ import { createSourceBody, DEFAULT_SYNC_PERIOD, resolveDefaultMarket, SourceNotA
 import { getDataset } from '../../projections/queries/datasets.js';
 import { isUuid } from '../../projections/queries/rows.js';
 import { getSource, listSources } from '../../projections/queries/sources.js';
-import { getSyncJob, listSyncJobs, listSyncLogs } from '../../projections/queries/sync.js';
+import { countSyncJobs, getSyncJob, listSyncJobs, listSyncLogs } from '../../projections/queries/sync.js';
 import { zodRoutes } from '../plugins/validation.js';
 import { clampedPage, truncated } from './pagination.js';
 import type { CatalogueContext } from './catalogue-context.js';
@@ -146,11 +146,13 @@ export const sourceRoutes = (context: CatalogueContext) => (app: FastifyInstance
       const { organizationId } = callerOf(request);
       const { datasetId, sourceId } = request.params;
       if (!isUuid(datasetId) || !isUuid(sourceId)) throw new SourceNotFound();
-      const { position, events } = await deleteSource(context.eventStore, { organizationId, datasetId, sourceId }, commandMeta(request));
+      // Jobs on their own streams are not in the source's: the report counts them from the read model.
+      const counts = await countSyncJobs(context.db, { organizationId, datasetId, sourceId });
+      const { position, events } = await deleteSource(context.eventStore, { organizationId, datasetId, sourceId, counts }, commandMeta(request));
       if (position) await context.waitFor(position, PROJECTIONS);
       const deleted = events.find((event) => event.type === 'SourceDeleted');
-      const counts = deleted?.type === 'SourceDeleted' ? deleted.data : { deletedLogs: 0, deletedJobs: 0 };
-      return { success: true as const, deletedLogs: counts.deletedLogs, deletedJobs: counts.deletedJobs };
+      const reported = deleted?.type === 'SourceDeleted' ? deleted.data : { deletedLogs: 0, deletedJobs: 0 };
+      return { success: true as const, deletedLogs: reported.deletedLogs, deletedJobs: reported.deletedJobs };
     },
   );
 

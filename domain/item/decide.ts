@@ -1,12 +1,14 @@
 import { NotFound } from '../errors.js';
 import type { CommandMeta } from '../metadata.js';
 import type { ItemCommerceUpdated, ItemEvent, ItemProcessed, ItemQueued, ItemStatus } from './events.js';
+import { classifyUpload } from './identity.js';
 import type { ItemAggregate } from './state.js';
 
 type Ids = { itemId: string; datasetId: string; organizationId: string };
 
 export type ItemCommand =
-  | { type: 'QueueItem'; data: Omit<ItemQueued['data'], 'at'> }
+  /** Classified on the stream (new, partial update, unchanged): an unchanged listing queues nothing. */
+  | { type: 'QueueItem'; data: Omit<ItemQueued['data'], 'at' | 'kind'> }
   | { type: 'StartProcessing'; data: Ids & { queueVersion: number; attempt: number } }
   | { type: 'RecordProcessed'; data: Omit<ItemProcessed['data'], 'at' | 'status'> & { autoPublish: boolean } }
   | { type: 'RecordCommerceUpdate'; data: Omit<ItemCommerceUpdated['data'], 'at'> }
@@ -22,8 +24,11 @@ export class ItemNotFound extends NotFound {
 export const decide = (command: ItemCommand, state: ItemAggregate, meta: CommandMeta): ItemEvent[] => {
   const at = meta.now;
   switch (command.type) {
-    case 'QueueItem':
-      return [{ type: 'ItemQueued', data: { ...command.data, at } }];
+    case 'QueueItem': {
+      const previous = state?.queued ? { contentHash: state.queued.contentHash, commerceHash: state.queued.commerceHash, processed: state.processed !== null } : null;
+      const kind = classifyUpload(previous, command.data);
+      return kind === 'unchanged' ? [] : [{ type: 'ItemQueued', data: { ...command.data, kind, at } }];
+    }
     case 'StartProcessing': {
       // Work already done, or superseded by a newer upload (whose own message will come): nothing to do.
       if (!state || state.queueVersion !== command.data.queueVersion || state.queueStatus === null) return [];

@@ -1,7 +1,7 @@
-// Events of one data source's stream (`source-<id>`): a Shopify store feeding a dataset, and the
-// sync jobs run for it. Jobs live on their source's stream so that "one pending or processing job
-// per source" is decided against a single stream revision: two concurrent requests cannot both
-// open a job.
+// Events of one data source's stream (`source-<id>`): a Shopify store feeding a dataset, its own
+// life only. Sync jobs have streams of their own (domain/sync-job); jobs written before that
+// (legacy) stay on their source's stream with the same event types, and are still read from there.
+import type { SyncJobEvent } from '../sync-job/events.js';
 import type { Market } from './markets.js';
 
 export type SourceType = 'shopify-api';
@@ -39,11 +39,7 @@ export type SourceEvent =
   | { type: 'SourceCreated'; data: Ids & { sourceType: SourceType; markets: Market[]; defaultMarket: string | null; at: string } & SourceSettings }
   | { type: 'SourceUpdated'; data: Ids & { changes: Partial<SourceSettings>; at: string } }
   | { type: 'SourceDeleted'; data: Ids & { deletedJobs: number; deletedLogs: number; at: string } }
-  | { type: 'SyncJobRequested'; data: Ids & { jobId: string; priority: number; trigger: SyncTrigger; at: string } }
-  | { type: 'SyncJobClaimed'; data: Ids & { jobId: string; workerId: string; logId: string; at: string } }
-  | { type: 'SyncJobReleased'; data: Ids & { jobId: string; workerId: string; reason: ReleaseReason; at: string } }
-  | { type: 'SyncJobCompleted'; data: Ids & { jobId: string; workerId: string; logId: string; stats: SyncStats; at: string } }
-  | { type: 'SyncJobFailed'; data: Ids & { jobId: string; workerId: string | null; logId: string | null; error: string; stats: SyncStats | null; at: string } }
-  | { type: 'SyncJobCancelled'; data: Ids & { jobId: string; error: string; at: string } };
+  /** Jobs written on the source's stream before jobs had streams of their own. */
+  | SyncJobEvent;
 
 export const sourceStream = (sourceId: string): string => `source-${sourceId}`;

@@ -28,7 +28,7 @@ export interface Source extends SourceSettings {
   updatedAt: string;
   /** Finish time of the last successful sync. */
   syncPrevious: string | null;
-  /** The pending or processing job, if any: there is never more than one. */
+  /** The pending or processing legacy job (one on this stream), if any: there is never more than one. */
   openJobId: string | null;
   jobs: Record<string, SyncJobState>;
 }
@@ -90,6 +90,11 @@ export const evolve = (state: SourceState, event: SourceEvent): SourceState => {
     }
     case 'SyncJobCancelled':
       return source && withJob(source, event.data.jobId, { status: 'failed', completedAt: event.data.at });
+    case 'SyncJobExpired': {
+      if (!source) return state;
+      const { [event.data.jobId]: _expired, ...jobs } = source.jobs;
+      return { ...source, jobs };
+    }
     default: {
       // Exhaustive at compile time; at run time an event type this build does not know (a rolling
       // deploy) leaves the state as it was.

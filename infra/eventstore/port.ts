@@ -86,6 +86,11 @@ export interface EventStore {
   append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
   /** Events of one stream in revision order; [] when the stream does not exist. */
   readStream(streamId: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<RecordedEvent[]>;
+  /**
+   * Events of several streams in one round trip, each in revision order ([] for a stream that does
+   * not exist). Optional: `readStreams` below falls back to one read per stream.
+   */
+  readStreams?(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>>;
   /** Events of `$all` in global order, only those no concurrent writer can still precede. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catch-up from the checkpoint, then follows live appends, every event once, in global order. */
@@ -105,4 +110,18 @@ export class WrongExpectedRevision extends Error {
     super(`Wrong expected revision on ${streamId}: expected ${String(expected)}, actual ${String(actual)}`);
     this.name = 'WrongExpectedRevision';
   }
+}
+
+/** Reads many streams: the store's batch read where it has one (Postgres, PGlite), else a few single reads at a time (EventStoreDB). */
+export async function readStreams(store: EventStore, streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+  const unique = [...new Set(streamIds)];
+  if (store.readStreams) return store.readStreams(unique);
+  const found = new Map<string, RecordedEvent[]>();
+  const CONCURRENT = 16;
+  for (let start = 0; start < unique.length; start += CONCURRENT) {
+    const chunk = unique.slice(start, start + CONCURRENT);
+    const read = await Promise.all(chunk.map((id) => store.readStream(id)));
+    chunk.forEach((id, i) => found.set(id, read[i]!));
+  }
+  return found;
 }

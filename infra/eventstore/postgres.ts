@@ -100,6 +100,9 @@ const headSql = `select transaction_id::text as commit, global_position::text as
 const readStreamSql = `select ${eventColumns} from ${EVENTS_TABLE}
   where stream_id = $1 and revision >= $2::bigint order by ${EVENTS_TABLE}.revision limit $3::bigint`;
 
+const readStreamsSql = `select ${eventColumns} from ${EVENTS_TABLE}
+  where stream_id = any($1::text[]) order by stream_id, ${EVENTS_TABLE}.revision`;
+
 const appendSql = `select o_item, o_outcome, o_revision::text as o_revision, o_commit, o_prepare::text as o_prepare
   from ${EVENTS_TABLE}_append($1::jsonb, $2)`;
 
@@ -219,6 +222,13 @@ export async function openPostgresEventStore(
     async readStream(streamId, { fromRevision = 0n, maxCount } = {}) {
       const rows = await query<EventRow>(readStreamSql, [streamId, String(fromRevision), maxCount ?? null]);
       return rows.map(toRecordedEvent);
+    },
+
+    async readStreams(streamIds) {
+      const found = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
+      if (!streamIds.length) return found;
+      for (const row of await query<EventRow>(readStreamsSql, [[...streamIds]])) found.get(row.stream_id)!.push(toRecordedEvent(row));
+      return found;
     },
 
     readAll,

@@ -102,29 +102,6 @@ export async function listQueue(db: Kysely<any>, organizationId: string, dataset
   };
 }
 
-export interface StoredFingerprint {
-  itemId: string;
-  contentHash: string;
-  commerceHash: string;
-  processed: boolean;
-}
-
-/** What an upload compares against: the last queued version of each sku. */
-export async function fingerprintsBySku(db: Kysely<any>, datasetId: string, skus: string[]): Promise<Map<string, StoredFingerprint>> {
-  const found = new Map<string, StoredFingerprint>();
-  for (let start = 0; start < skus.length; start += 1000) {
-    const chunk = skus.slice(start, start + 1000);
-    const rows = await db
-      .selectFrom('catalogue_items')
-      .select(['item_id', 'sku', 'content_hash', 'commerce_hash', 'processed_at'])
-      .where('dataset_id', '=', datasetId)
-      .where('sku', 'in', chunk)
-      .execute();
-    for (const row of rows) found.set(row.sku, { itemId: row.item_id, contentHash: row.content_hash, commerceHash: row.commerce_hash, processed: row.processed_at !== null });
-  }
-  return found;
-}
-
 /** Queue rows waiting (not yet taken, or taken by a worker that is gone): re-derivable work. */
 export async function waitingQueueRows(db: Kysely<any>, queuedBefore: Date, limit: number, offset = 0): Promise<Array<{ itemId: string; datasetId: string; organizationId: string; queueVersion: number }>> {
   const rows = await db

@@ -71,6 +71,14 @@ export async function getSyncJob(db: Kysely<any>, ids: { organizationId: string;
   return row ? jobOf(row) : null;
 }
 
+/** Visible jobs of a source and the run logs among them (what deleting the source takes with it). */
+export async function countSyncJobs(db: Kysely<any>, ids: { organizationId: string; datasetId: string; sourceId: string }): Promise<{ jobs: number; logs: number }> {
+  const row = await jobsOf(db, ids.organizationId, ids.datasetId, ids.sourceId)
+    .select((eb) => [eb.fn.countAll().as('jobs'), eb.fn.count('log_id').as('logs')])
+    .executeTakeFirstOrThrow();
+  return { jobs: Number(row.jobs), logs: Number(row.logs) };
+}
+
 /** Newest first, first page only (document 1 §Pagination). */
 export async function listSyncJobs(db: Kysely<any>, ids: { organizationId: string; datasetId: string; sourceId: string }, limit: number): Promise<{ jobs: SyncJob[]; total: number }> {
   if (![ids.organizationId, ids.datasetId, ids.sourceId].every(isUuid)) return { jobs: [], total: 0 };
@@ -180,17 +188,6 @@ export async function scheduleCandidates(db: Kysely<any>): Promise<DueCandidate[
     createdAt: iso(row.created_at),
     lastFailedAt: optionalIso(row.last_failed_at),
   }));
-}
-
-/** Removes finished jobs (with their logs and log entries) completed before `before`. */
-export async function purgeFinishedJobs(db: Kysely<any>, before: Date): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const expired = trx.selectFrom('sync_jobs').select('job_id').where('completed_at', '<', before);
-    await trx.deleteFrom('sync_log_entries').where('log_id', 'in', trx.selectFrom('sync_logs').select('log_id').where('job_id', 'in', expired)).execute();
-    await trx.deleteFrom('sync_logs').where('job_id', 'in', expired).execute();
-    const result = await trx.deleteFrom('sync_jobs').where('completed_at', '<', before).executeTakeFirst();
-    return Number(result.numDeletedRows);
-  });
 }
 
 /** What a running job's worker last reported (phase, pages, products) and when. */

@@ -77,3 +77,13 @@ t.test('a failure is recorded for the current work only', async (t) => {
   ]);
   spec(t, [queued, started, queued]).when({ type: 'RecordFailure', data: { ...ids, queueVersion: 1, reason: 'x', attempts: 3 } }).then([]);
 });
+
+t.test('queuing is decided on the stream: new work, a partial update once processed, nothing when unchanged', async (t) => {
+  const queue = (next = listing) => ({ type: 'QueueItem' as const, data: { ...ids, sku: 'TEE-1', listing: next, ...listingHashes(next) } });
+  spec(t, []).when(queue()).then([queued]);
+  spec(t, [queued]).when(queue()).then([]);
+  spec(t, [queued, started, processed('active')]).when(queue()).then([]);
+  const cheaper = { ...listing, price: 20, variants: listing.variants.map((v) => ({ ...v, price: 20 })) };
+  spec(t, [queued]).when(queue(cheaper)).then([{ type: 'ItemQueued', data: { ...ids, sku: 'TEE-1', listing: cheaper, ...listingHashes(cheaper), kind: 'pending', at } }]);
+  spec(t, [queued, started, processed('active')]).when(queue(cheaper)).then([{ type: 'ItemQueued', data: { ...ids, sku: 'TEE-1', listing: cheaper, ...listingHashes(cheaper), kind: 'partial_update', at } }]);
+});

@@ -1,7 +1,9 @@
-// The data source decider: given past events, when a command, then events or the error.
+// The data source decider: given past events, when a command, then events or the error. Jobs here
+// are legacy ones, written on the source's stream before jobs had streams of their own
+// (test/domain/sync-job.test.ts has the job stream's decider).
 import t from 'tap';
 import { Conflict } from '../../domain/errors.js';
-import { CANCELLED_BY_USER, feedEndpoint, isDue, nextSyncAt, SourceNotActive, sourceDecider, SourceNotFound, SyncClaimLost, SyncJobNotFound, type SourceEvent } from '../../domain/source/index.js';
+import { CANCELLED_BY_USER, feedEndpoint, isDue, nextSyncAt, openableSource, SourceNotActive, sourceDecider, SourceNotFound, SyncClaimLost, SyncJobNotFound, type SourceEvent } from '../../domain/source/index.js';
 import { specFor, testMeta } from '../support/decider.js';
 
 const spec = specFor(sourceDecider);
@@ -10,7 +12,7 @@ const settings = { endpoint: 'https://shop.example.com/products.json', syncPerio
 const at = testMeta.now;
 const created: SourceEvent = { type: 'SourceCreated', data: { ...ids, sourceType: 'shopify-api', ...settings, markets: [], defaultMarket: null, at } };
 const firstJobId = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a';
-const create = { type: 'CreateSource' as const, data: { ...ids, sourceType: 'shopify-api' as const, firstJobId, ...settings } };
+const create = { type: 'CreateSource' as const, data: { ...ids, sourceType: 'shopify-api' as const, ...settings } };
 const firstJob: SourceEvent = { type: 'SyncJobRequested', data: { ...ids, jobId: firstJobId, priority: 10, trigger: 'source-created', at } };
 
 t.test('the feed endpoint always ends in /products.json', async (t) => {
@@ -19,8 +21,8 @@ t.test('the feed endpoint always ends in /products.json', async (t) => {
   t.equal(feedEndpoint('https://shop.example.com/en/products.json'), 'https://shop.example.com/en/products.json');
 });
 
-t.test('create once, with its first sync when active; a retried create appends nothing', async (t) => {
-  spec(t, []).when(create).then([created, firstJob]);
+t.test('create once (its first sync opens on a stream of its own); a retried create appends nothing', async (t) => {
+  spec(t, []).when(create).then([created]);
   spec(t, [created]).when(create).then([]);
   const inactive = { ...create, data: { ...create.data, status: 'inactive' as const } };
   spec(t, []).when(inactive).then([{ type: 'SourceCreated', data: { ...ids, sourceType: 'shopify-api', ...settings, status: 'inactive', markets: [], defaultMarket: null, at } }]);
@@ -46,18 +48,18 @@ const requested: SourceEvent = { type: 'SyncJobRequested', data: { ...ids, jobId
 const claimed: SourceEvent = { type: 'SyncJobClaimed', data: { ...ids, jobId, workerId, logId, at } };
 const stats = { retrieved: 3, added: 1, updated: 1, archived: 1, failed: 0 };
 
-t.test('one pending or processing job per source', async (t) => {
-  const request = (id: string) => ({ type: 'RequestSyncJob' as const, data: { ...ids, jobId: id, priority: 10, trigger: 'manual' as const } });
-  spec(t, [created]).when(request(jobId)).then([requested]);
-  spec(t, [created, requested]).when(request(firstJobId)).then([]);
-  spec(t, [created, requested, claimed]).when(request(firstJobId)).then([]);
+t.test('a legacy job still open holds the source: no job stream opens beside it', async (t) => {
+  const fold = (events: SourceEvent[]) => events.reduce(sourceDecider.evolve, sourceDecider.initialState);
+  t.equal(openableSource(fold([created, requested]), ids).openJobId, jobId);
+  t.equal(openableSource(fold([created, requested, claimed]), ids).openJobId, jobId);
   const done: SourceEvent = { type: 'SyncJobCompleted', data: { ...ids, jobId, workerId, logId, stats, at } };
-  spec(t, [created, requested, claimed, done]).when(request(firstJobId)).then([{ type: 'SyncJobRequested', data: { ...ids, jobId: firstJobId, priority: 10, trigger: 'manual', at } }]);
+  t.equal(openableSource(fold([created, requested, claimed, done]), ids).openJobId, null);
+  t.throws(() => openableSource(fold([created]), { ...ids, datasetId: ids.organizationId }), SourceNotFound);
 });
 
 t.test('an inactive source takes no job; deactivating leaves an open job alone', async (t) => {
   const off: SourceEvent = { type: 'SourceUpdated', data: { ...ids, changes: { status: 'inactive' }, at } };
-  spec(t, [created, off]).when({ type: 'RequestSyncJob', data: { ...ids, jobId, priority: 10, trigger: 'manual' } }).thenThrows(SourceNotActive, 'Data source is not active');
+  t.throws(() => openableSource([created, off].reduce(sourceDecider.evolve, sourceDecider.initialState), ids), new SourceNotActive());
   spec(t, [created, requested, off]).when({ type: 'ClaimSyncJob', data: { ...ids, jobId, workerId, logId } }).then([claimed]);
 });
 
@@ -101,6 +103,18 @@ t.test('a job whose dataset is gone fails before any log exists', async (t) => {
 t.test('deleting a source counts the jobs and logs that go with it', async (t) => {
   const done: SourceEvent = { type: 'SyncJobCompleted', data: { ...ids, jobId, workerId, logId, stats, at } };
   spec(t, [created, firstJob, requested, claimed, done]).when({ type: 'DeleteSource', data: ids }).then([{ type: 'SourceDeleted', data: { ...ids, deletedJobs: 2, deletedLogs: 1, at } }]);
+  // Jobs on their own streams are counted by the caller from the read model.
+  spec(t, [created]).when({ type: 'DeleteSource', data: { ...ids, counts: { jobs: 5, logs: 4 } } }).then([{ type: 'SourceDeleted', data: { ...ids, deletedJobs: 5, deletedLogs: 4, at } }]);
+});
+
+t.test('an expired legacy job is gone from the source', async (t) => {
+  const done: SourceEvent = { type: 'SyncJobCompleted', data: { ...ids, jobId, workerId, logId, stats, at } };
+  const eightDaysLater = { ...testMeta, now: new Date(Date.parse(at) + 8 * 86_400_000).toISOString() };
+  const expire = { type: 'ExpireSyncJob' as const, data: { ...ids, jobId } };
+  spec(t, [created, requested, claimed, done]).when(expire).then([]);
+  const expired: SourceEvent = { type: 'SyncJobExpired', data: { ...ids, jobId, at: eightDaysLater.now } };
+  spec(t, [created, requested, claimed, done]).when(expire, eightDaysLater).then([expired]);
+  spec(t, [created, requested, claimed, done, expired]).when(expire, eightDaysLater).then([]);
 });
 
 t.test('the schedule: previous + period, a failed run retried within the hour, 0 never', async (t) => {

@@ -4,6 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Test } from 'tap';
 import {
+  readStreams,
   WrongExpectedRevision,
   type EventStore,
   type ExpectedRevision,
@@ -130,6 +131,19 @@ export function eventStoreContract(t: Test, name: string, open: OpenStore, reope
 
       t.same((await store.readStream(stream, { fromRevision: 3n })).map((e) => e.revision), [3n, 4n]);
       t.same((await store.readStream(stream, { fromRevision: 1n, maxCount: 2 })).map((e) => e.revision), [1n, 2n]);
+    });
+
+    t.test('many streams read at once: each in revision order, a missing one empty (the batch read where the store has one)', async (t) => {
+      const prefix = newPrefix();
+      const [a, b, missing] = [`${prefix}-a`, `${prefix}-b`, `${prefix}-none`];
+      await store.append(a, [event('ItemQueued', { n: 0 }), event('ItemQueued', { n: 1 })], { expectedRevision: 'no_stream' });
+      await store.append(b, [event('ItemQueued', { n: 0 })], { expectedRevision: 'no_stream' });
+      await store.append(a, [event('ItemQueued', { n: 2 })], { expectedRevision: 1n });
+      const read = await readStreams(store, [b, missing, a, b]);
+      t.same([...read.keys()].sort(), [a, b, missing].sort());
+      t.same(read.get(a)!.map((e) => [e.revision, e.data.n]), [[0n, 0], [1n, 1], [2n, 2]]);
+      t.same(read.get(b)!, await store.readStream(b));
+      t.same(read.get(missing), []);
     });
 
     t.test('a long stream reads in revision order, not in the order of its digits', async (t) => {

@@ -1,8 +1,8 @@
-// The scheduler's lease (one process at a time among replicas) and the 7-day purge of finished
+// The scheduler's lease (one process at a time among replicas) and the 7-day expiry of finished
 // sync jobs, on the real read-model database (PGlite, or Postgres on the integration run).
 import t from 'tap';
-import { purgeFinishedJobs } from '../../projections/queries/sync.js';
 import { holdLease, releaseLease } from '../../workers/sync/scheduler.js';
+import { expireFinishedJobs } from '../../workers/sync/sweep.js';
 import { startTestService } from '../support/service.js';
 
 t.test('a lease has one holder until it expires or is released', async (t) => {
@@ -23,7 +23,7 @@ t.test('a lease has one holder until it expires or is released', async (t) => {
   t.ok(await holdLease(db, 'sync-scheduler', 'replica-a', 60_000), 'a released lease is free at once');
 });
 
-t.test('finished jobs are gone 7 days after completion: hidden at once, removed by the purge', async (t) => {
+t.test('finished jobs are gone 7 days after completion: hidden at once, expired by an event the projector removes them on', async (t) => {
   const service = await startTestService(t);
   const org = await service.cli(['org', 'create', '--name', 'Acme', '--json']);
   const headers = { authorization: `Bearer ${org.privateKey}` };
@@ -33,14 +33,21 @@ t.test('finished jobs are gone 7 days after completion: hidden at once, removed 
   const base = `/v1/datasets/${datasetId}/sources/${sourceId}/sync/jobs`;
   const [job] = (await call('GET', base)).json().jobs;
   await call('POST', `${base}/${job.jobId}/cancel`);
+  await new Promise((resolve) => setTimeout(resolve, 5));
   const recent = (await call('POST', base)).json();
   await call('POST', `${base}/${recent.jobId}/cancel`);
+  const recentDone = Date.parse((await call('GET', `${base}/${recent.jobId}`)).json().job.result.completedAt);
 
   const db = service.platform.database.db;
   await db.updateTable('sync_jobs').set({ completed_at: new Date(Date.now() - 7 * 86_400_000 - 60_000) }).where('job_id', '=', job.jobId).execute();
   t.same((await call('GET', `${base}/${job.jobId}`)).json(), { error: 'Sync job not found' }, 'past retention it reads as gone');
   t.same((await call('GET', base)).json().jobs.map((j: { jobId: string }) => j.jobId), [recent.jobId]);
 
-  t.equal(await purgeFinishedJobs(db, new Date(Date.now() - 7 * 86_400_000)), 1, 'the purge removes exactly the expired job');
-  t.equal((await db.selectFrom('sync_jobs').select('job_id').execute()).length, 1);
+  // The sweep as it runs 7 days later: only the job past its retention expires.
+  const later = new Date(recentDone + 7 * 86_400_000 - 1);
+  t.equal(await expireFinishedJobs({ store: service.platform.eventStore, db }, later), 1, 'the sweep expires exactly the job past its retention');
+  t.equal(await expireFinishedJobs({ store: service.platform.eventStore, db }, later), 0, 'and only once');
+  const head = await service.platform.eventStore.headPosition();
+  await service.platform.projections.waitFor(head!, ['data_sources']);
+  t.same((await db.selectFrom('sync_jobs').select('job_id').execute()).map((row) => row.job_id), [recent.jobId]);
 });

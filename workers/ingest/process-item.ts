@@ -5,11 +5,10 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { handleCommand, handleKnown, loadState, readKnown, type KnownStream } from '../../commands/handle.js';
+import { beginIngest, failIngest } from '../../commands/ingest.js';
 import { SEARCH_TEXT_VERSION, searchText } from '../../domain/catalogue/search-text.js';
 import { labelsSchema } from '../../domain/catalogue/vocabulary.js';
-import { itemDecider, itemStream, type ItemAggregate, type ItemCommand, type ItemImage } from '../../domain/item/index.js';
-import type { CommandMeta } from '../../domain/metadata.js';
+import type { ItemImage } from '../../domain/item/index.js';
 import type { EventStore } from '../../infra/eventstore/port.js';
 import type { Embedder, Labeller, ProductPhoto } from '../../infra/models/port.js';
 import type { ObjectStore } from '../../infra/objects/port.js';
@@ -43,34 +42,29 @@ const SYSTEM = { kind: 'system' as const, id: 'ingest' };
 
 export async function processItem(deps: IngestDeps, message: { itemId: string; datasetId: string; organizationId: string }, attempt: number): Promise<ProcessOutcome> {
   const { itemId, datasetId, organizationId } = message;
-  // The stream is read once; each decision appends expecting the revision the last one left.
-  let known: KnownStream<ItemAggregate> = await readKnown(deps.eventStore, itemDecider, itemStream(itemId));
-  const state = known.state;
+  // The stream is read once; each step appends expecting the revision the last one left.
+  const run = await beginIngest(deps.eventStore, { itemId, datasetId, organizationId }, (queueVersion) => ({
+    now: new Date().toISOString(),
+    actor: SYSTEM,
+    correlationId: `ingest/${itemId}/${queueVersion}/${attempt}`,
+  }));
+  const state = run.state;
   if (!state?.queued || state.queueStatus === null || state.queueStatus === 'failed') return 'skipped';
   const dataset = await (deps.findDataset ?? ((org, id) => getDataset(deps.db, org, id)))(organizationId, datasetId);
   // A deleted dataset's work is dropped; its rows are already gone from the read models.
   if (!dataset) return 'skipped';
-
-  const { queueVersion } = state;
-  const meta = (): CommandMeta => ({ now: new Date().toISOString(), actor: SYSTEM, correlationId: `ingest/${itemId}/${queueVersion}/${attempt}` });
-  const run = async (command: ItemCommand) => {
-    const handled = await handleKnown(deps.eventStore, itemDecider, command, meta(), known, { organizationId });
-    known = handled.known;
-    return handled;
-  };
   const ids = { itemId, datasetId, organizationId };
 
   const { kind, listing } = state.queued;
   // The queue row shows `processing` while slow work (fetching photos) is under way; work that takes
   // a moment (a partial update, an item without photos) goes straight to its result.
   if (listing.images.length > 0 && !(kind === 'partial_update' && state.processed)) {
-    const started = await run({ type: 'StartProcessing', data: { ...ids, queueVersion, attempt } });
-    if (started.events.length === 0) return 'skipped';
+    if (!(await run.startProcessing(attempt))) return 'skipped';
   }
 
   const currency = listing.currency || dataset.config.currency || 'CAD';
   if (kind === 'partial_update' && state.processed) {
-    await run({ type: 'RecordCommerceUpdate', data: { ...ids, queueVersion, price: listing.price, currency, variants: listing.variants } });
+    await run.completeCommerceUpdate({ price: listing.price, currency, variants: listing.variants });
     return 'partial_update';
   }
 
@@ -105,37 +99,24 @@ export async function processItem(deps: IngestDeps, message: { itemId: string; d
   if (!vector) throw new Error(`embedder ${deps.embedder.name} returned no vector`);
   await saveEmbedding(deps.db, ids, deps.embedder.name, text, vector);
 
-  await run({
-    type: 'RecordProcessed',
-    data: {
-      ...ids,
-      queueVersion,
-      listing,
-      currency,
-      labels,
-      searchText: text,
-      searchTextVersion: SEARCH_TEXT_VERSION,
-      images,
-      photoProblems,
-      labeller: deps.labeller.name,
-      pipelineVersion: PIPELINE_VERSION,
-      autoPublish: dataset.autoPublish,
-    },
+  await run.completeIngest({
+    listing,
+    currency,
+    labels,
+    searchText: text,
+    searchTextVersion: SEARCH_TEXT_VERSION,
+    images,
+    photoProblems,
+    labeller: deps.labeller.name,
+    pipelineVersion: PIPELINE_VERSION,
+    autoPublish: dataset.autoPublish,
   });
   return 'processed';
 }
 
 /** Gives up on an item after its last attempt: the queue row shows `failed` with the reason. */
 export async function recordFailure(eventStore: EventStore, message: { itemId: string; datasetId: string; organizationId: string }, reason: string, attempts: number): Promise<void> {
-  const state = await loadState(eventStore, itemDecider, itemStream(message.itemId));
-  if (!state) return;
-  await handleCommand(
-    eventStore,
-    itemDecider,
-    { type: 'RecordFailure', data: { ...message, queueVersion: state.queueVersion, reason, attempts } },
-    { now: new Date().toISOString(), actor: SYSTEM, correlationId: `ingest-failure/${message.itemId}/${state.queueVersion}` },
-    { organizationId: message.organizationId },
-  );
+  await failIngest(eventStore, message, { reason, attempts }, (queueVersion) => ({ now: new Date().toISOString(), actor: SYSTEM, correlationId: `ingest-failure/${message.itemId}/${queueVersion}` }));
 }
 
 async function recordStoredImages(db: Kysely<any>, ids: { itemId: string; datasetId: string; organizationId: string }, images: ItemImage[]): Promise<void> {

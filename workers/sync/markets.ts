@@ -8,7 +8,7 @@ import { parseEntries } from '../../commands/items.js';
 import type { Listing } from '../../domain/catalogue/product-input.js';
 import { itemIdFor } from '../../domain/item/identity.js';
 import { marketsToRead, type Market } from '../../domain/source/markets.js';
-import { fetchStoreFeed, FeedError, type FeedOptions } from './store-feed.js';
+import { fetchStoreFeed, FeedError, type FeedOptions } from '../../infra/http/store-feed.js';
 import type { SyncLogWriter } from './sync-log.js';
 
 const INSERT_CHUNK = 500;

@@ -7,11 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { appendQueued, parseEntries } from '../../commands/items.js';
-import { handleCommand, handleKnown, readKnown } from '../../commands/handle.js';
-import { runSourceCommand } from '../../commands/sync-jobs.js';
+import { parseEntries, queueListings } from '../../commands/items.js';
+import { loadState } from '../../commands/handle.js';
+import { setSyncedItemStatus } from '../../commands/ingest.js';
+import { claimSyncJob, completeSyncJob, failSyncJob, loadSyncJob, releaseSyncJob } from '../../commands/sync-jobs.js';
 import type { SyncMessage } from '../../infra/queue/messages.js';
-import { itemDecider, type ItemStatus } from '../../domain/item/index.js';
+import type { ItemStatus } from '../../domain/item/index.js';
 import type { CommandMeta } from '../../domain/metadata.js';
 import { diffCatalogue, liveSource, type Source, NO_SYNC_STATS, sourceDecider, sourceStream, SyncClaimLost, type SyncStats } from '../../domain/source/index.js';
 import type { EventStore } from '../../infra/eventstore/port.js';
@@ -19,7 +20,7 @@ import type { WorkQueue } from '../../infra/queue/port.js';
 import { getDataset } from '../../projections/queries/datasets.js';
 import { itemsBySku } from '../../projections/queries/items.js';
 import { pendingJobs, type JobRef } from '../../projections/queries/sync.js';
-import { fetchStoreFeed, FeedError, type FeedOptions, type FeedResult } from './store-feed.js';
+import { fetchStoreFeed, FeedError, type FeedOptions, type FeedResult } from '../../infra/http/store-feed.js';
 import { readMarkets } from './markets.js';
 import { SyncLogWriter } from './sync-log.js';
 
@@ -67,24 +68,24 @@ const zeroStats = (): SyncStats => ({ ...NO_SYNC_STATS });
 export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> {
   const { jobId, sourceId, datasetId, organizationId } = ref;
   const ids = { sourceId, datasetId, organizationId };
-  const known = await readKnown(deps.eventStore, sourceDecider, sourceStream(sourceId));
-  const source = liveSource(known.state);
+  const jobIds = { ...ids, jobId };
+  const source = liveSource(await loadState(deps.eventStore, sourceDecider, sourceStream(sourceId)));
   // A deleted source took its jobs with it.
-  if (!source || source.organizationId !== organizationId || source.jobs[jobId]?.status !== 'pending') return 'nothing-to-do';
+  if (!source || source.organizationId !== organizationId || (await loadSyncJob(deps.eventStore, jobIds))?.status !== 'pending') return 'nothing-to-do';
   const logId = randomUUID();
   const meta = (): CommandMeta => ({ now: new Date().toISOString(), actor: { kind: 'source', id: sourceId }, correlationId: logId });
 
   const dataset = await getDataset(deps.db, organizationId, datasetId);
   if (!dataset || dataset.status === 'archived') {
     const error = dataset ? 'The dataset is archived; activate it to sync.' : 'The dataset no longer exists.';
-    const { events } = await handleKnown(deps.eventStore, sourceDecider, { type: 'FailSyncJob', data: { ...ids, jobId, workerId: null, error, stats: null } }, meta(), known);
+    const { events } = await failSyncJob(deps.eventStore, jobIds, { workerId: null, error, stats: null }, meta());
     return events.length ? 'failed' : 'nothing-to-do';
   }
 
-  // Decided on the stream as read above; a worker that got there first makes this a re-read and a no-op.
-  const claimed = await handleKnown(deps.eventStore, sourceDecider, { type: 'ClaimSyncJob', data: { ...ids, jobId, workerId: deps.workerId, logId } }, meta(), known);
+  // A worker that got there first makes this a no-op.
+  const claimed = await claimSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, logId }, meta());
   if (!claimed.events.length) return 'nothing-to-do';
-  const retries = liveSource(claimed.state)?.jobs[jobId]?.retries ?? 0;
+  const retries = claimed.job?.retries ?? 0;
 
   const heartbeat = new Heartbeat(deps, jobId);
   await heartbeat.start();
@@ -93,7 +94,7 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
   try {
     const stats = await run.execute();
     if (heartbeat.signal.aborted) throw heartbeat.signal.reason;
-    await runSourceCommand(deps.eventStore, { type: 'CompleteSyncJob', data: { ...ids, jobId, workerId: deps.workerId, stats } }, meta());
+    await completeSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, stats }, meta());
     deps.logger.info({ jobId, sourceId, stats }, 'sync completed');
     return 'completed';
   } catch (error) {
@@ -104,7 +105,7 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
     if (error instanceof RunFailure) {
       log.add('error', error.message);
       await log.close();
-      await runSourceCommand(deps.eventStore, { type: 'FailSyncJob', data: { ...ids, jobId, workerId: deps.workerId, error: error.message, stats: error.stats } }, meta());
+      await failSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, error: error.message, stats: error.stats }, meta());
       deps.logger.warn({ jobId, sourceId, error: error.message }, 'sync failed');
       return 'failed';
     }
@@ -114,13 +115,15 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
     log.add('error', `The run stopped on an internal error: ${reason}`);
     await log.close().catch(() => undefined);
     if (retries < MAX_RUN_RETRIES) {
-      await runSourceCommand(deps.eventStore, { type: 'ReleaseSyncJob', data: { ...ids, jobId, workerId: deps.workerId, reason: 'retry' } }, meta());
+      await releaseSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, reason: 'retry' }, meta());
       throw error;
     }
-    await runSourceCommand(deps.eventStore, { type: 'FailSyncJob', data: { ...ids, jobId, workerId: deps.workerId, error: `Sync stopped by an internal error: ${reason}`, stats: run.stats } }, meta());
+    await failSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, error: `Sync stopped by an internal error: ${reason}`, stats: run.stats }, meta());
     return 'failed';
   } finally {
     heartbeat.stop();
+    // The beat is this worker's row; a run that ends, however it ends, takes it away.
+    await heartbeat.remove().catch((error: unknown) => deps.logger.warn({ jobId, err: error }, 'sync heartbeat not removed'));
   }
 }
 
@@ -213,18 +216,24 @@ class SyncRun {
     }
   }
 
-  /** Queues in rounds; returns how many new and changed products could not be queued. */
+  /**
+   * Queues in rounds through the item decider; returns how many new and changed products were not
+   * queued (the store failed, or an upload queued the same listing first: the decider finds it unchanged).
+   */
   private async queue(entries: ReturnType<typeof diffCatalogue>['queue']): Promise<{ added: number; updated: number }> {
     const notQueued = { added: 0, updated: 0 };
     for (let start = 0; start < entries.length; start += QUEUE_CHUNK) {
       this.throwIfLost();
       const chunk = entries.slice(start, start + QUEUE_CHUNK);
-      const { failed } = await appendQueued({ store: this.deps.eventStore, queue: this.deps.queue }, this.ids, chunk, this.meta());
-      for (const entry of chunk.filter((e) => failed.has(e.itemId))) {
+      const { outcomes } = await queueListings({ store: this.deps.eventStore, queue: this.deps.queue }, this.ids, chunk, this.meta());
+      chunk.forEach((entry, i) => {
+        const outcome = outcomes[i];
+        if (outcome !== 'failed' && outcome !== 'unchanged') return;
         notQueued[entry.isNew ? 'added' : 'updated']++;
+        if (outcome === 'unchanged') return;
         this.stats.failed++;
         this.log.add('error', `Product ${entry.listing.sku} could not be queued; the next sync tries again.`, entry.listing.sku);
-      }
+      });
       this.heartbeat.progress = { phase: 'queueing', queued: start + chunk.length, toQueue: entries.length };
     }
     return notQueued;
@@ -237,7 +246,7 @@ class SyncRun {
     for (let start = 0; start < itemIds.length; start += STATUS_CONCURRENCY) {
       this.throwIfLost();
       const results = await Promise.allSettled(
-        itemIds.slice(start, start + STATUS_CONCURRENCY).map((itemId) => handleCommand(this.deps.eventStore, itemDecider, { type: 'SetItemStatus', data: { itemId, datasetId, organizationId, status, sourceId } }, this.meta())),
+        itemIds.slice(start, start + STATUS_CONCURRENCY).map((itemId) => setSyncedItemStatus(this.deps.eventStore, { itemId, datasetId, organizationId, sourceId }, status, this.meta())),
       );
       results.forEach((result, i) => {
         if (result.status === 'fulfilled') changed += result.value.events.length;
@@ -302,5 +311,9 @@ class Heartbeat {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  async remove(): Promise<void> {
+    await this.deps.db.deleteFrom('sync_heartbeats').where('job_id', '=', this.jobId).where('worker_id', '=', this.deps.workerId).execute();
   }
 }

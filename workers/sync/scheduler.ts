@@ -3,15 +3,17 @@
 // - hands jobs whose worker fell silent back to pending and announces them again;
 // - requests a job for every source whose `sync.previous + syncPeriod` has passed (none for a
 //   source with a pending or processing job: the source's stream refuses a second one);
-// - deletes finished jobs 7 days after completion.
+// - expires finished jobs 7 days after completion (an event; the projector removes their rows) and
+//   removes the worker's own traces nothing refers to any more (workers/sync/sweep.ts).
 // On taking the lease it also announces every pending job once: the in-process queue forgets its
 // messages when the process stops, the event store and the read model do not.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { announce, requestSyncJob, runSourceCommand } from '../../commands/sync-jobs.js';
+import { announce, releaseSyncJob, requestSyncJob } from '../../commands/sync-jobs.js';
 import { DomainError } from '../../domain/errors.js';
-import { isDue, SYNC_JOB_RETENTION_MS } from '../../domain/source/index.js';
-import { pendingJobs, purgeFinishedJobs, scheduleCandidates, silentJobs } from '../../projections/queries/sync.js';
+import { isDue } from '../../domain/source/index.js';
+import { pendingJobs, scheduleCandidates, silentJobs } from '../../projections/queries/sync.js';
+import { expireFinishedJobs, sweepRunTraces } from './sweep.js';
 import type { WorkerContext } from '../worker.js';
 
 const LEASE = 'sync-scheduler';
@@ -57,8 +59,10 @@ export function startSyncScheduler(context: WorkerContext): { stop(): Promise<vo
     }
 
     for (const job of await silentJobs(db, new Date(Date.now() - context.config.sync.heartbeatTimeoutMs))) {
-      const { events } = await runSourceCommand(context.eventStore, { type: 'ReleaseSyncJob', data: { ...job, reason: 'heartbeat-timeout' } }, meta());
+      const { events } = await releaseSyncJob(context.eventStore, job, { workerId: job.workerId, reason: 'heartbeat-timeout' }, meta());
       if (!events.length) continue;
+      // Only the silent worker's beat (a table of the sync worker's): the next worker may already be beating for the same job.
+      await db.deleteFrom('sync_heartbeats').where('job_id', '=', job.jobId).where('worker_id', '=', job.workerId).execute();
       context.logger.warn({ jobId: job.jobId, sourceId: job.sourceId, workerId: job.workerId }, 'sync worker fell silent; job back to pending');
       await announce(context.queue, job);
     }
@@ -75,8 +79,9 @@ export function startSyncScheduler(context: WorkerContext): { stop(): Promise<vo
       }
     }
 
-    const purged = await purgeFinishedJobs(db, new Date(Date.now() - SYNC_JOB_RETENTION_MS));
-    if (purged) context.logger.info({ purged }, 'finished sync jobs purged');
+    const expired = await expireFinishedJobs({ store: context.eventStore, db }, new Date());
+    const swept = await sweepRunTraces(db, new Date());
+    if (expired || swept) context.logger.info({ expired, swept }, 'finished sync jobs expired, stale run traces removed');
   };
 
   const loop = () => {

@@ -3,6 +3,7 @@
 // before it is trusted, only failures that can pass are retried, and one bad product never sinks
 // the run.
 import { STATUS_CODES } from 'node:http';
+import { count, deepestMessage, discard, errorCode, formatBytes, formatDuration, isJson, isWebUrl, retryAfterMs, sleep, withoutQuery } from './fetch-helpers.js';
 
 export interface FeedNotice {
   level: 'info' | 'warn' | 'error';
@@ -276,27 +277,6 @@ function networkFailure(error: unknown, page: number): Error {
   return new FeedError(`Page ${page}: could not reach the store (${code ? `${code}: ` : ''}${message})`, page);
 }
 
-/** Undici hides the system error under `cause`, sometimes inside an AggregateError (one per address tried). */
-function errorCode(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
-    const candidate = current as { code?: unknown; errors?: unknown[]; cause?: unknown };
-    if (typeof candidate.code === 'string') return candidate.code;
-    const inner = candidate.errors?.[0] as { code?: unknown } | undefined;
-    if (typeof inner?.code === 'string') return inner.code;
-    current = candidate.cause;
-  }
-  return undefined;
-}
-
-function deepestMessage(error: unknown): string {
-  let message = String(error);
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; depth++) {
-    message = current.message;
-    current = current.cause;
-  }
-  return message;
-}
-
 async function readCapped(response: Response, page: number, maxBytes: number): Promise<string> {
   const tooLarge = () => new FeedError(`Page ${page}: the answer is larger than ${formatBytes(maxBytes)}`, page);
   if (Number(response.headers.get('content-length')) > maxBytes) {
@@ -346,66 +326,8 @@ function hasProductId(entry: unknown): entry is Record<string, unknown> & { id: 
   return (typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id));
 }
 
-function retryAfterMs(header: string | null): number | undefined {
-  const value = header?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
 /** Half the exponential step plus a random half: retries from many syncs spread out instead of arriving together. */
 function backOffMs(failedAttempt: number, run: Run): number {
   const step = Math.min(run.retryMaxMs, run.retryBaseMs * 2 ** (failedAttempt - 1));
   return Math.round(step / 2 + (Math.random() * step) / 2);
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Frees the connection for the next request without reading a body nobody wants. */
-function discard(response: Response): void {
-  response.body?.cancel().catch(() => {});
-}
-
-const isJson = (mediaType: string): boolean => mediaType === 'application/json' || mediaType === 'text/json' || mediaType.endsWith('+json');
-
-function isWebUrl(address: string): boolean {
-  try {
-    const { protocol } = new URL(address);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-function withoutQuery(address: string): string {
-  const url = new URL(address);
-  return `${url.origin}${url.pathname}`;
-}
-
-function count(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-}
-
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${Number((ms / 1000).toFixed(1))} s`;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
-  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KB`;
-  return `${bytes} bytes`;
 }

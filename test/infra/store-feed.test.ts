@@ -2,7 +2,7 @@
 // twice, the product cap, and each way a real store fails (flaky, rate-limited, gone, a password
 // page, broken JSON, redirect loops, huge or hung answers) ending in a retry or a clear FeedError.
 import t from 'tap';
-import { FeedError, feedPageUrl, fetchStoreFeed, type FeedNotice, type FeedOptions } from '../../workers/sync/store-feed.js';
+import { FeedError, feedPageUrl, fetchStoreFeed, type FeedNotice, type FeedOptions } from '../../infra/http/store-feed.js';
 import { loadShopifyFixtures, replicateProducts, type FakeShopifyStore, shopifyFixturesAvailable, shopifyFixturesDir, startShopifyStore } from '../support/shopify-store.js';
 
 const fixtures = shopifyFixturesAvailable() ? loadShopifyFixtures() : null;
