@@ -10,10 +10,18 @@ import t from 'tap';
 import { openDatabase } from '../../infra/db/database.js';
 import { allProjectors } from '../../projections/index.js';
 import { cleanEnv, runStylist, runStylistInProcess, startServer } from '../support/cli.js';
+import { seedPgliteDir } from '../support/pglite-template.js';
 
 const tempDataDir = async (t: { teardown(fn: () => unknown): void }) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'stylist-cli-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+};
+
+/** A DATA_DIR whose embedded database a service already made (from the test template: no initdb). */
+const usedDataDir = async (t: { teardown(fn: () => unknown): void }) => {
+  const dir = await tempDataDir(t);
+  await seedPgliteDir(path.join(dir, 'pglite'));
   return dir;
 };
 
@@ -35,7 +43,7 @@ const dumpOrganizations = async (dataDir: string) => {
 };
 
 t.test('org create writes through a command and reads back through the read model; rebuild reproduces it exactly', async (t) => {
-  const dataDir = await tempDataDir(t);
+  const dataDir = await usedDataDir(t);
   const env = cleanEnv({ DATA_DIR: dataDir });
 
   const created = await runStylistInProcess(['org', 'create', '--name', '  Acme Apparel  ', '--json'], env);
@@ -74,7 +82,7 @@ t.test('org create writes through a command and reads back through the read mode
 });
 
 t.test('CLI mistakes are one line on stderr and exit code 1', async (t) => {
-  const dataDir = await tempDataDir(t);
+  const dataDir = await usedDataDir(t);
   const env = cleanEnv({ DATA_DIR: dataDir });
   // One after the other: the embedded database admits one process at a time.
   const results = [];
@@ -105,7 +113,7 @@ t.test('CLI mistakes are one line on stderr and exit code 1', async (t) => {
 });
 
 t.test('start-up failures give one clear line and a non-zero exit, never a stack trace', async (t) => {
-  const dataDir = await tempDataDir(t);
+  const dataDir = await usedDataDir(t);
   const corrupt = await tempDataDir(t);
   await mkdir(path.join(corrupt, 'pglite'), { recursive: true });
   await writeFile(path.join(corrupt, 'pglite', 'PG_VERSION'), 'garbage\n');

@@ -95,3 +95,9 @@ async function buildTemplate(kind: TemplateKind): Promise<Blob> {
     if (!pglite.closed) await pglite.close();
   }
 }
+
+/** Fills an embedded data directory (`DATA_DIR/pglite`) from the migrated template, as a service that ran once leaves it. */
+export async function seedPgliteDir(dir: string): Promise<void> {
+  const pglite = await PGlite.create({ dataDir: dir, loadDataDir: await pgliteTemplate('migrated') });
+  await pglite.close();
+}
