@@ -14,6 +14,7 @@ import { WrongExpectedRevision, type EventStore } from '../../infra/eventstore/p
 import { openPostgresEventStore, UnsupportedEventData } from '../../infra/eventstore/postgres.js';
 import { assertTransactionCounterAhead, EVENTS_TABLE } from '../../infra/eventstore/postgres-schema.js';
 import { integrationDatabaseUrl, openTestDatabase } from '../support/database.js';
+import { seedPgliteDir } from '../support/pglite-template.js';
 import { event, eventStoreContract, expectConflict, startCollector, type Reopen } from './eventstore.contract.js';
 
 /** A store whose close also closes the database under it, as a restarted process would. */
@@ -36,6 +37,7 @@ const reopenPostgres: Reopen = async (t) => {
   if (!integrationDatabaseUrl) {
     const dir = await mkdtemp(join(tmpdir(), 'stylist-eventstore-'));
     t.teardown(() => rm(dir, { recursive: true, force: true }));
+    await seedPgliteDir(dir); // a database as a first start leaves it, without initdb's seconds
     return async () => {
       const database = await openDatabase({ pgliteDir: dir });
       return closingDatabase(await openPostgresEventStore(database), database);
