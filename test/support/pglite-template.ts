@@ -7,7 +7,7 @@
 // wait for it; it is written under another name and renamed, so nobody reads half a file.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,12 +38,13 @@ function schemaSources(kind: TemplateKind): string[] {
   const manifest = path.join(root, 'node_modules/@electric-sql/pglite/package.json');
   const pgliteVersion = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
   if (kind === 'empty') return [`pglite ${pgliteVersion}`];
+  const under = (dir: string) => readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((f) => `${dir}/${f}`);
   const files = [
-    ...readdirSync(path.join(root, 'projections/migrations'), { recursive: true, encoding: 'utf8' }).map((f) => `projections/migrations/${f}`),
+    ...under('projections/migrations'),
     'projections/migrations.ts',
     'projections/migration-scope.ts',
-    'infra/eventstore/postgres-schema.ts',
-    'infra/eventstore/postgres.ts',
+    ...under('infra/eventstore'),
+    ...under('infra/db'),
   ].filter((f) => f.endsWith('.ts'));
   return [`pglite ${pgliteVersion}`, ...files.sort().map((f) => `${f}\n${readFileSync(path.join(root, f), 'utf8')}`)];
 }
@@ -55,7 +56,10 @@ async function cachedTemplate(kind: TemplateKind): Promise<Blob> {
   await mkdir(cacheDir, { recursive: true });
   for (;;) {
     const existing = await readFile(file).catch(() => null);
-    if (existing) return new Blob([existing]);
+    if (existing) {
+      await utimes(file, new Date(), new Date()).catch(() => {});
+      return new Blob([existing]);
+    }
     const lock = await open(`${file}.lock`, 'wx').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'EEXIST') return null;
       throw error;
@@ -71,11 +75,22 @@ async function cachedTemplate(kind: TemplateKind): Promise<Blob> {
       const partial = `${file}.${process.pid}.partial`;
       await writeFile(partial, new Uint8Array(await blob.arrayBuffer()));
       await rename(partial, file);
+      await pruneUnused(kind, file);
       return blob;
     } finally {
       await lock.close();
       await unlink(`${file}.lock`).catch(() => {});
     }
+  }
+}
+
+/** Templates of older sources nobody used for a week (each is about 40 MB). */
+async function pruneUnused(kind: TemplateKind, keep: string): Promise<void> {
+  for (const name of await readdir(cacheDir)) {
+    const file = path.join(cacheDir, name);
+    if (file === keep || !name.startsWith(`${kind}-`) || !name.endsWith('.tar')) continue;
+    const age = await stat(file).then((s) => Date.now() - s.mtimeMs, () => 0);
+    if (age > 7 * 24 * 3600_000) await unlink(file).catch(() => {});
   }
 }
 
