@@ -13,6 +13,7 @@ const server = new S3rver({ address: '127.0.0.1', port: Number(process.env.S3_PO
 const { port } = await server.run();
 console.log(`S3_ENDPOINT=http://127.0.0.1:${port}`);
 const stop = async () => {
+  setTimeout(() => process.exit(0), 2000).unref(); // open keep-alive sockets must not hold it up
   await server.close().catch(() => {});
   rmSync(directory, { recursive: true, force: true });
   process.exit(0);
