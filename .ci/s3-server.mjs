@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout } from 'node:timers';
 import S3rver from 's3rver';
 
 const directory = mkdtempSync(path.join(tmpdir(), 'stylist-ci-s3-'));
