@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // `npm run test:integration`: the same suite against a real Postgres and NATS JetStream.
 // Creates a fresh database for this run and drops it afterwards, whatever the outcome.
+// With no test files named it runs every test/**/*.test.ts, test/integration/ included (which
+// `npm test` leaves out: those tests need the real servers).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import pg from 'pg';
 
 const server = process.env.INTEGRATION_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -29,8 +32,16 @@ const url = new URL(server);
 url.pathname = `/${database}`;
 console.log(`integration: database ${database}, NATS ${natsUrl}`);
 
+const args = process.argv.slice(2);
+const namesFiles = args.some((arg) => !arg.startsWith('-') && /\.[cm]?[jt]s$/.test(arg));
+const everyTest = () =>
+  readdirSync('test', { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => `test/${file}`)
+    .sort();
+
 const code = await new Promise((resolve) => {
-  const child = spawn('npx', ['tap', ...process.argv.slice(2)], {
+  const child = spawn('npx', ['tap', ...args, ...(namesFiles ? [] : everyTest())], {
     stdio: 'inherit',
     env: { ...process.env, DATABASE_URL: url.toString(), NATS_URL: natsUrl, STYLIST_SECRET: process.env.STYLIST_SECRET ?? randomBytes(32).toString('hex') },
   });

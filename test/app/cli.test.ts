@@ -1,4 +1,7 @@
-// The operator's view: the `stylist` command and `stylist serve`, run as child processes.
+// The operator's view: the `stylist` command and `stylist serve`. Most cases run the command in
+// this process (runStylistInProcess: the function main.ts calls, with its own environment and
+// captured output); a few start real processes, to cover exit codes, signals and the admin channel.
+// `stylist serve` on Postgres and NATS is in test/integration/cli-serve.test.ts.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -6,15 +9,19 @@ import path from 'node:path';
 import t from 'tap';
 import { openDatabase } from '../../infra/db/database.js';
 import { allProjectors } from '../../projections/index.js';
-import { cleanEnv, runStylist, startServer } from '../support/cli.js';
-
-// Every case starts `stylist` as a child process that loads the whole service through tsx: a few
-// seconds each on two cores, more when the machine is busy, so this file gets longer than the default.
-t.setTimeout(480_000);
+import { cleanEnv, runStylist, runStylistInProcess, startServer } from '../support/cli.js';
+import { seedPgliteDir } from '../support/pglite-template.js';
 
 const tempDataDir = async (t: { teardown(fn: () => unknown): void }) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'stylist-cli-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+};
+
+/** A DATA_DIR whose embedded database a service already made (from the test template: no initdb). */
+const usedDataDir = async (t: { teardown(fn: () => unknown): void }) => {
+  const dir = await tempDataDir(t);
+  await seedPgliteDir(path.join(dir, 'pglite'));
   return dir;
 };
 
@@ -36,46 +43,46 @@ const dumpOrganizations = async (dataDir: string) => {
 };
 
 t.test('org create writes through a command and reads back through the read model; rebuild reproduces it exactly', async (t) => {
-  const dataDir = await tempDataDir(t);
+  const dataDir = await usedDataDir(t);
   const env = cleanEnv({ DATA_DIR: dataDir });
 
-  const created = await runStylist(['org', 'create', '--name', '  Acme Apparel  ', '--json'], env);
+  const created = await runStylistInProcess(['org', 'create', '--name', '  Acme Apparel  ', '--json'], env);
   t.equal(created.code, 0, created.stderr);
   const organization = json(created.stdout);
   t.match(organization.organizationId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   t.same(Object.keys(organization).sort(), ['keyId', 'organizationId', 'privateKey', 'publicKey'], 'document 3 §2 output');
   t.match(organization.publicKey, /^sgpt-pk-[0-9A-Za-z]+$/);
   t.match(organization.privateKey, /^sgpt-sk-[0-9A-Za-z]+::[0-9A-Za-z]+$/);
-  const first = json((await runStylist(['org', 'show', '--org', organization.organizationId, '--json'], env)).stdout);
+  const first = json((await runStylistInProcess(['org', 'show', '--org', organization.organizationId, '--json'], env)).stdout);
   t.equal(first.organization.name, 'Acme Apparel', 'name trimmed');
 
-  const second = json((await runStylist(['org', 'create', '--name', 'Ünïcödé Boutique 東京', '--json'], env)).stdout);
-  const renamed = await runStylist(['org', 'rename', '--org', organization.organizationId, '--name', 'Acme Outfitters', '--json'], env);
+  const second = json((await runStylistInProcess(['org', 'create', '--name', 'Ünïcödé Boutique 東京', '--json'], env)).stdout);
+  const renamed = await runStylistInProcess(['org', 'rename', '--org', organization.organizationId, '--name', 'Acme Outfitters', '--json'], env);
   t.equal(renamed.code, 0, renamed.stderr);
   t.equal(json(renamed.stdout).name, 'Acme Outfitters');
 
-  const shown = json((await runStylist(['org', 'show', '--org', second.organizationId, '--json'], env)).stdout);
+  const shown = json((await runStylistInProcess(['org', 'show', '--org', second.organizationId, '--json'], env)).stdout);
   t.equal(shown.organization.name, 'Ünïcödé Boutique 東京');
   t.equal(shown.organization.reportingTimezone, 'UTC');
 
   const before = await dumpOrganizations(dataDir);
   t.equal(JSON.parse(before).organizations.length, 2);
   t.equal(JSON.parse(before).keys.length, 4, 'a primary and an unrestricted key each');
-  const rebuilt = await runStylist(['projections', 'rebuild', 'organizations', '--json'], env);
+  const rebuilt = await runStylistInProcess(['projections', 'rebuild', 'organizations', '--json'], env);
   t.equal(rebuilt.code, 0, rebuilt.stderr);
   t.same(json(rebuilt.stdout), { rebuilt: ['organizations'], events: 9 }, 'every event is read: two organizations with two keys each, one rename');
   t.equal(await dumpOrganizations(dataDir), before, 'rebuilt rows are byte-identical');
-  const all = await runStylist(['projections', 'rebuild', '--json'], env);
+  const all = await runStylistInProcess(['projections', 'rebuild', '--json'], env);
   t.same(json(all.stdout), { rebuilt: allProjectors.map((p) => p.name), events: 9 }, 'every read model');
   t.equal(await dumpOrganizations(dataDir), before, 'rebuilt rows are byte-identical');
 
-  const status = json((await runStylist(['projections', 'status', '--json'], env)).stdout);
+  const status = json((await runStylistInProcess(['projections', 'status', '--json'], env)).stdout);
   const organizations = status.projections.find((p: { name: string }) => p.name === 'organizations');
   t.ok(organizations?.position, 'checkpoint reported');
 });
 
 t.test('CLI mistakes are one line on stderr and exit code 1', async (t) => {
-  const dataDir = await tempDataDir(t);
+  const dataDir = await usedDataDir(t);
   const env = cleanEnv({ DATA_DIR: dataDir });
   // One after the other: the embedded database admits one process at a time.
   const results = [];
@@ -86,7 +93,7 @@ t.test('CLI mistakes are one line on stderr and exit code 1', async (t) => {
     ['projections', 'rebuild', 'nonsense'],
     ['frobnicate'],
   ]) {
-    results.push(await runStylist(args, env));
+    results.push(await runStylistInProcess(args, env));
   }
   const expected = [
     /^stylist: --name is required\n$/,
@@ -95,6 +102,9 @@ t.test('CLI mistakes are one line on stderr and exit code 1', async (t) => {
     /^stylist: unknown projection nonsense \(known: .*organizations.*\)\n$/,
     /^stylist: unknown command: frobnicate\n$/,
   ];
+  // The real command, once: the exit code and stderr as a shell sees them.
+  results.push(await runStylist(['frobnicate'], env));
+  expected.push(/^stylist: unknown command: frobnicate\n$/);
   results.forEach((result, i) => {
     t.equal(result.code, 1, `case ${i}`);
     t.equal(result.stdout, '', 'nothing on stdout');
@@ -103,7 +113,7 @@ t.test('CLI mistakes are one line on stderr and exit code 1', async (t) => {
 });
 
 t.test('start-up failures give one clear line and a non-zero exit, never a stack trace', async (t) => {
-  const dataDir = await tempDataDir(t);
+  const dataDir = await usedDataDir(t);
   const corrupt = await tempDataDir(t);
   await mkdir(path.join(corrupt, 'pglite'), { recursive: true });
   await writeFile(path.join(corrupt, 'pglite', 'PG_VERSION'), 'garbage\n');
@@ -119,7 +129,7 @@ t.test('start-up failures give one clear line and a non-zero exit, never a stack
   ];
   // One after the other: the NATS case opens the same embedded directory as the others.
   for (const [name, env, expected] of cases) {
-    const result = await runStylist(['serve'], env);
+    const result = await runStylistInProcess(['serve'], env);
     t.equal(result.code, 1, `${name}: exit code`);
     t.match(result.stderr, expected, name);
     t.equal(result.stderr.trim().split('\n').length, 1, `${name}: one line (${result.stderr})`);
@@ -153,15 +163,13 @@ t.test('stylist serve answers /healthz, takes CLI commands over its admin channe
   const created = await runStylist(['org', 'create', '--name', 'Served Org', '--json'], env);
   t.equal(created.code, 0, created.stderr);
   const { organizationId } = json(created.stdout);
-  const shown = json((await runStylist(['org', 'show', '--org', organizationId, '--json'], env)).stdout);
+  const shown = json((await runStylistInProcess(['org', 'show', '--org', organizationId, '--json'], env)).stdout);
   t.equal(shown.organization.organizationId, organizationId);
   t.equal(shown.organization.name, 'Served Org');
 
-  const second = await startServer(env).then(
-    () => 'started',
-    (error: Error) => error.message,
-  );
-  t.match(second, /DATA_DIR .* is in use by another stylist process/, 'a second server refuses the same DATA_DIR');
+  const second = await runStylistInProcess(['serve'], env);
+  t.equal(second.code, 1);
+  t.match(second.stderr, /DATA_DIR .* is in use by another stylist process/, 'a second server refuses the same DATA_DIR');
 
   server.child.kill('SIGTERM');
   t.equal(await server.exited, 0, 'clean exit on SIGTERM');
@@ -169,26 +177,6 @@ t.test('stylist serve answers /healthz, takes CLI commands over its admin channe
   t.notOk(existsSync(path.join(dataDir, 'stylist.pid')), 'lock released');
 
   // With the server gone the CLI opens the stores itself and sees the same data.
-  const after = json((await runStylist(['org', 'show', '--org', organizationId, '--json'], env)).stdout);
+  const after = json((await runStylistInProcess(['org', 'show', '--org', organizationId, '--json'], env)).stdout);
   t.equal(after.organization.name, 'Served Org');
-});
-
-const integration = process.env.DATABASE_URL && process.env.NATS_URL;
-t.test('stylist serve on Postgres and NATS JetStream', { skip: integration ? false : 'integration run only (DATABASE_URL and NATS_URL)' }, async (t) => {
-  const dataDir = await tempDataDir(t);
-  const env = cleanEnv({ DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL!, NATS_URL: process.env.NATS_URL!, STYLIST_SECRET: 'i'.repeat(40) });
-  const server = await startServer(env, ['--role', 'api,projections']);
-  t.teardown(() => server.child.kill('SIGKILL'));
-  const ready = await fetch(`${server.url}/readyz`);
-  t.same(await ready.json(), {
-    status: 'ready',
-    checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok', projections: 'ok' },
-    projections: { lagLimitSeconds: 30, problems: [], oldestTransactionSeconds: null },
-  });
-  const created = await runStylist(['org', 'create', '--name', 'Postgres Org', '--json'], env);
-  t.equal(created.code, 0, created.stderr);
-  const shown = json((await runStylist(['org', 'show', '--org', json(created.stdout).organizationId, '--json'], env)).stdout);
-  t.equal(shown.organization.name, 'Postgres Org');
-  server.child.kill('SIGTERM');
-  t.equal(await server.exited, 0);
 });

@@ -98,6 +98,17 @@ export function eventStoreContract(t: Test, name: string, open: OpenStore, reope
     const from = async () => store.headPosition();
     const readAllOf = async (after: Position | null, prefix: string) =>
       (await store.readAll(after ? { after } : {})).filter((e) => e.streamId.startsWith(prefix));
+    // On a Postgres server $all shows an append only once every transaction that began before it
+    // has ended, on the whole server (other tests', other databases'): wait for that, don't read once.
+    const readAllOnceVisible = async (after: Position | null, prefix: string, count: number) => {
+      const deadline = Date.now() + 15_000;
+      let events = await readAllOf(after, prefix);
+      while (events.length < count && Date.now() < deadline) {
+        await tick(50);
+        events = await readAllOf(after, prefix);
+      }
+      return events;
+    };
 
     t.test('ping answers', async (t) => {
       await t.resolves(store.ping());
@@ -227,7 +238,7 @@ export function eventStoreContract(t: Test, name: string, open: OpenStore, reope
         await store.append(`${prefix}-s${i % 3}`, [event('Ordered', { i }, id)], { expectedRevision: 'any' });
         appended.push(id);
       }
-      const all = await readAllOf(start, prefix);
+      const all = await readAllOnceVisible(start, prefix, appended.length);
       t.same(all.map((e) => e.id), appended, 'sequential appends read back in order');
       t.ok(isIncreasing(all), 'positions strictly increase');
 

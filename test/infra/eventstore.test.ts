@@ -11,11 +11,11 @@ import t from 'tap';
 import { openDatabase, type Database } from '../../infra/db/database.js';
 import { openEventStoreDb } from '../../infra/eventstore/esdb.js';
 import { WrongExpectedRevision, type EventStore } from '../../infra/eventstore/port.js';
-import { comparePositions } from '../../infra/eventstore/position.js';
 import { openPostgresEventStore, UnsupportedEventData } from '../../infra/eventstore/postgres.js';
 import { probeEventStore } from '../../infra/eventstore/probe.js';
 import { assertTransactionCounterAhead, EVENTS_TABLE } from '../../infra/eventstore/postgres-schema.js';
 import { integrationDatabaseUrl, openTestDatabase } from '../support/database.js';
+import { seedPgliteDir } from '../support/pglite-template.js';
 import { event, eventStoreContract, expectConflict, startCollector, type Reopen } from './eventstore.contract.js';
 
 /** A store whose close also closes the database under it, as a restarted process would. */
@@ -38,6 +38,7 @@ const reopenPostgres: Reopen = async (t) => {
   if (!integrationDatabaseUrl) {
     const dir = await mkdtemp(join(tmpdir(), 'stylist-eventstore-'));
     t.teardown(() => rm(dir, { recursive: true, force: true }));
+    await seedPgliteDir(dir); // a database as a first start leaves it, without initdb's seconds
     return async () => {
       const database = await openDatabase({ pgliteDir: dir });
       return closingDatabase(await openPostgresEventStore(database), database);
@@ -190,42 +191,7 @@ t.test(`postgres event store specifics on ${flavour}`, async (t) => {
     await collector.stop();
   });
 
-  const late = 'an event whose transaction commits late is delivered before anything appended after it began';
-  t.test(late, { skip: database.pool ? false : 'PGlite runs one transaction at a time: nothing commits out of order' }, async (t) => {
-    if (!database.pool) return;
-    const prefix = `late-${randomUUID().slice(0, 8)}`;
-    const start = await store.headPosition();
-    const collector = startCollector(store, start, (e) => e.streamId.startsWith(prefix));
-    const client = await database.pool.connect();
-    try {
-      await client.query('begin');
-      // Takes its transaction id and global position now, commits last.
-      await client.query(
-        `insert into ${EVENTS_TABLE} (stream_id, revision, id, type, data, metadata) values ($1, 0, $2, 'Late', '{}', '{}')`,
-        [`${prefix}-late`, randomUUID()],
-      );
-      const early = await store.append(`${prefix}-early`, [event('Early')], { expectedRevision: 'no_stream' });
-      await new Promise((resolve) => setTimeout(resolve, 700));
-      t.same(collector.events, [], 'nothing after the open transaction is delivered while it runs');
-      t.same(
-        (await store.readAll(start ? { after: start } : {})).filter((e) => e.streamId.startsWith(prefix)),
-        [],
-        'nor read',
-      );
-      const head = await store.headPosition();
-      t.ok(!head || comparePositions(head, early.position) < 0, 'the head stays below it');
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback');
-      throw error;
-    } finally {
-      client.release();
-    }
-    t.ok(await collector.until(2, 5_000));
-    const seen = await collector.stop();
-    t.same(seen.map((e) => e.type), ['Late', 'Early'], 'the late commit comes first: its position is lower');
-    t.ok(comparePositions(seen[0]!.position, seen[1]!.position) < 0);
-  });
+  // A transaction committing late, out of order: test/integration/eventstore-late-commit.test.ts.
 
   t.test('opening refuses events from a transaction counter ahead of the server (a restored dump)', async (t) => {
     await assertTransactionCounterAhead(database.db);

@@ -1,5 +1,6 @@
 // The ObjectStore contract against the file store, against the S3 store on an in-process s3rver
-// (the S3 protocol peer available everywhere), and against real MinIO/S3 when S3_ENDPOINT is set.
+// (the S3 protocol peer available everywhere), and against a server of its own when S3_ENDPOINT is
+// set: an operator's MinIO/S3, or in CI an s3rver in another process (.ci/s3-server.mjs).
 import { createServer } from 'node:net';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -150,7 +151,7 @@ t.test('S3 store on s3rver', async (t) => {
 
 const realEndpoint = process.env.S3_ENDPOINT;
 t.test(
-  'S3 store on S3_ENDPOINT (MinIO/S3)',
+  'S3 store on S3_ENDPOINT (MinIO/S3, s3rver in CI)',
   { skip: realEndpoint ? false : 'S3_ENDPOINT is not set; set it with S3_ACCESS_KEY, S3_SECRET_KEY and S3_BUCKET to run the contract against a real server' },
   async (t) => {
     const { S3_ACCESS_KEY: accessKey, S3_SECRET_KEY: secretKey, S3_BUCKET: bucket } = process.env;

@@ -10,6 +10,7 @@ import { openDatabase, type Database } from '../../infra/db/database.js';
 import { openPostgresEventStore } from '../../infra/eventstore/postgres.js';
 import { migrate } from '../../projections/migrations.js';
 import { ProjectionRunner } from '../../projections/runner.js';
+import { seedPgliteDir } from '../support/pglite-template.js';
 import { countingProjector, createCountingTables, TICKED } from './fixtures/counting.js';
 
 const EVENTS = 300;
@@ -20,6 +21,7 @@ const child = fileURLToPath(new URL('./fixtures/slow-runner.ts', import.meta.url
 t.test('killed mid-batch, restarted: every event applied exactly once', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'stylist-crash-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
+  await seedPgliteDir(dir); // a database as a first start leaves it, without initdb's seconds
 
   await withStore(dir, async (database, store) => {
     await migrate(database.db);

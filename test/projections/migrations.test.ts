@@ -5,7 +5,7 @@ import { readModelMigrations } from '../../projections/migrations/index.js';
 import { openTestDatabase } from '../support/database.js';
 
 t.test('migrate names a failing migration, then applies every migration once, in order', async (t) => {
-  const { db } = await openTestDatabase(t);
+  const { db } = await openTestDatabase(t, { template: 'empty' });
   await sql`create table projection_checkpoints (name text)`.execute(db);
   await t.rejects(migrate(db), { name: 'MigrationFailed', message: /0001_projection_checkpoints failed: .*already exists/ });
   await sql`drop table projection_checkpoints`.execute(db);

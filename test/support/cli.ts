@@ -1,6 +1,8 @@
-// Runs the real `stylist` command in a child process, as an operator would.
+// Runs the `stylist` command: in a child process, as an operator would, or in this process
+// through the same function main.ts calls (no process start per case: seconds each on two cores).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runCli } from '../../app/cli/run.js';
 
 export const stylistBin = fileURLToPath(new URL('../../bin/stylist.mjs', import.meta.url));
 
@@ -33,6 +35,22 @@ export function runStylist(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 9
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** `stylist …` in this process with its own environment and captured output; never `serve`. */
+export async function runStylistInProcess(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const outcome = await runCli(args, {
+    env,
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  if ('serving' in outcome) {
+    await outcome.serving.shutdown();
+    throw new Error(`stylist ${args.join(' ')} started a server: run it with startServer`);
+  }
+  return { code: outcome.exitCode, stdout, stderr };
 }
 
 export interface RunningServer {
