@@ -45,6 +45,11 @@ async function openPglite(dir: string): Promise<Database> {
       `cannot open the embedded database in ${dir} (${describe(error)}); move the directory away or set DATA_DIR to a fresh one`,
     );
   }
+  return pgliteDatabase(pglite);
+}
+
+/** The Database over an open PGlite (also used by tests that load a PGlite from a template). */
+export function pgliteDatabase(pglite: PGlite): Database {
   const db = new Kysely<any>({ dialect: new PGliteDialect({ pglite }) });
   return {
     kind: 'pglite',

@@ -6,9 +6,8 @@
 // (see pglite-template.ts): a few hundred milliseconds instead.
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase, type Database } from '../../infra/db/database.js';
+import { openDatabase, pgliteDatabase, type Database } from '../../infra/db/database.js';
 import { pgliteTemplate } from './pglite-template.js';
 
 export const integrationDatabaseUrl = process.env.DATABASE_URL || undefined;
@@ -51,14 +50,5 @@ export async function openTestDatabase(t: Teardown, options: TestDatabaseOptions
 /** The same Database as infra/db/database.ts opens for `memory://`, started from a template. */
 async function openTemplatePglite(template: 'migrated' | 'empty'): Promise<Database> {
   const pglite = await PGlite.create({ loadDataDir: await pgliteTemplate(template) });
-  const db = new Kysely<any>({ dialect: new PGliteDialect({ pglite }) });
-  return {
-    kind: 'pglite',
-    db,
-    ping: async () => void (await sql`select 1`.execute(db)),
-    close: async () => {
-      await db.destroy();
-      if (!pglite.closed) await pglite.close();
-    },
-  };
+  return pgliteDatabase(pglite);
 }
