@@ -4,6 +4,16 @@
 // (listings, labels, plans, access rules) are checked to be objects. Objects are loose, so a field
 // a newer build added passes through instead of failing a rolling deploy.
 import { z } from 'zod';
+import type { ApiKeyEvent } from './apikey/events.js';
+import type { DatasetEvent } from './dataset/events.js';
+import type { ItemEvent } from './item/events.js';
+import type { OrganizationEvent } from './organization/events.js';
+import type { SourceEvent } from './source/events.js';
+import type { SyncJobEvent } from './sync-job/events.js';
+import type { WidgetPresetEvent } from './widget-preset/events.js';
+
+/** Every event type the domain writes: each must have a schema (a new one fails the type check). */
+type DomainEventType = (ApiKeyEvent | DatasetEvent | ItemEvent | OrganizationEvent | SourceEvent | SyncJobEvent | WidgetPresetEvent)['type'];
 
 const id = z.string().min(1);
 const at = z.string().min(1);
@@ -50,8 +60,10 @@ export const sourceCreatedV2 = data({
   defaultMarket: z.string().nullable(),
 });
 
+type Versions = Record<number, z.ZodType<Record<string, unknown>>>;
+
 /** Per event type, one schema per version, numbered from 1; the highest is what this build writes. */
-export const eventSchemas: Record<string, Record<number, z.ZodType<Record<string, unknown>>>> = {
+const schemas = {
   OrganizationCreated: { 1: data({ ...organizationIds, name: z.string(), reportingTimezone: z.string(), at }) },
   OrganizationRenamed: { 1: data({ ...organizationIds, name: z.string(), at }) },
   OrganizationTimezoneChanged: { 1: data({ ...organizationIds, reportingTimezone: z.string(), at }) },
@@ -136,4 +148,6 @@ export const eventSchemas: Record<string, Record<number, z.ZodType<Record<string
   },
   SyncJobCancelled: { 1: data({ ...sourceIds, jobId: id, error: z.string(), at }) },
   SyncJobExpired: { 1: data({ ...sourceIds, jobId: id, at }) },
-};
+} satisfies Record<DomainEventType, Versions>;
+
+export const eventSchemas: Record<string, Versions> = schemas;
