@@ -44,6 +44,13 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
   });
   registerErrorHandling(app);
+  // API answers are per key and per moment: no cache may keep them, no browser may sniff them into
+  // something else. A route that wants caching (images, later) sets its own Cache-Control.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
   if (options.authentication) registerAuthentication(app, options.authentication);
   registerJsonBodies(app);
   // After the body check: both run in preValidation, in the order they were added.

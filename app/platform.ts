@@ -20,7 +20,7 @@ import { deadLetterStore, type DeadLetterStore } from '../infra/queue/dead-lette
 import { allProjectors } from '../projections/index.js';
 import { migrate } from '../projections/migrations.js';
 import { ProjectionRunner } from '../projections/runner.js';
-import { serverSecret } from './secret.js';
+import { DATA_DIR_MODE, serverSecret } from './secret.js';
 import type { KeyDirectory } from '../api/auth/key-directory.js';
 import type { ReadinessChecks } from '../api/routes/health.js';
 
@@ -67,7 +67,7 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
   };
 
   if (!config.databaseUrl || !config.s3) {
-    await mkdir(config.dataDir, { recursive: true }).catch((error: Error) => {
+    await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE }).catch((error: Error) => {
       throw new StartupError(`DATA_DIR ${config.dataDir} cannot be created: ${error.message}`);
     });
   }

@@ -11,6 +11,7 @@ import { workersFor } from '../workers/index.js';
 import { seedDemo } from './demo.js';
 import { startWorkers } from './workers.js';
 import { openPlatform, type Platform } from './platform.js';
+import { DATA_DIR_MODE } from './secret.js';
 
 export const ROLES = ['api', 'ingest', 'sync', 'agent', 'scheduler', 'projections'] as const;
 export type Role = (typeof ROLES)[number];
@@ -26,7 +27,7 @@ export interface RunningService {
 export async function serve(config: Config, roles: readonly Role[] = ROLES): Promise<RunningService> {
   const logger = createLogger({ level: config.logLevel });
   const cleanups: Array<() => Promise<void>> = [];
-  await mkdir(config.dataDir, { recursive: true });
+  await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
   if (!config.databaseUrl) {
     const lock = await lockDataDir(config.dataDir);
     cleanups.push(() => lock.release());

@@ -27,6 +27,7 @@ const build = async (t: Test, readiness: Record<string, () => Promise<void>> = {
         app.get('/v1/boom', async () => {
           throw new Error('database password is hunter2');
         });
+        app.get('/v1/cacheable', async (_request, reply) => reply.header('cache-control', 'public, max-age=60').send({ ok: true }));
         app.get('/v1/missing', async () => {
           throw new NotFound('Dataset not found.');
         });
@@ -72,6 +73,25 @@ t.test('a store that hangs makes /readyz fail within its timeout instead of hang
   const response = await app.inject({ method: 'GET', url: '/readyz' });
   t.equal(response.statusCode, 503);
   t.ok(Date.now() - started < 5000);
+});
+
+t.test('every answer says nosniff and no-store, errors too; a route may choose its own caching', async (t) => {
+  const { app } = await build(t);
+  const answers = await Promise.all([
+    app.inject({ method: 'POST', url: '/v1/echo', payload: { a: 1 } }),
+    app.inject({ method: 'GET', url: '/v1/missing' }),
+    app.inject({ method: 'GET', url: '/v1/boom' }),
+    app.inject({ method: 'GET', url: '/v1/nothing-here' }),
+    app.inject({ method: 'POST', url: '/v1/echo', headers: { 'content-type': 'application/json' }, payload: '{' }),
+  ]);
+  t.same(answers.map((r) => r.statusCode), [200, 404, 500, 404, 400]);
+  for (const answer of answers) {
+    t.equal(answer.headers['x-content-type-options'], 'nosniff', `${answer.statusCode}: nosniff`);
+    t.equal(answer.headers['cache-control'], 'no-store', `${answer.statusCode}: no-store`);
+  }
+  const cacheable = await app.inject({ method: 'GET', url: '/v1/cacheable' });
+  t.equal(cacheable.headers['cache-control'], 'public, max-age=60');
+  t.equal(cacheable.headers['x-content-type-options'], 'nosniff');
 });
 
 t.test('unknown routes get a JSON 404', async (t) => {

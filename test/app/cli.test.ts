@@ -3,7 +3,7 @@
 // captured output); a few start real processes, to cover exit codes, signals and the admin channel.
 // `stylist serve` on Postgres and NATS is in test/integration/cli-serve.test.ts.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -138,7 +138,8 @@ t.test('start-up failures give one clear line and a non-zero exit, never a stack
 });
 
 t.test('stylist serve answers /healthz, takes CLI commands over its admin channel, and stops cleanly', async (t) => {
-  const dataDir = await tempDataDir(t);
+  // A DATA_DIR that does not exist yet: the service creates it for its own user only.
+  const dataDir = path.join(await tempDataDir(t), 'data');
   const env = cleanEnv({ DATA_DIR: dataDir });
   const started = Date.now();
   const server = await startServer(env);
@@ -157,6 +158,7 @@ t.test('stylist serve answers /healthz, takes CLI commands over its admin channe
     checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok', projections: 'ok' },
     projections: { lagLimitSeconds: 30, problems: [], oldestTransactionSeconds: null },
   });
+  t.equal((await stat(dataDir)).mode & 0o777, 0o700, 'DATA_DIR created 0700');
   t.ok(existsSync(path.join(dataDir, 'admin.json')), 'admin channel address written');
 
   // The server holds the embedded database, so this only works through the admin channel.
