@@ -15,6 +15,8 @@ export interface KeyDirectoryOptions {
   now?: () => number;
   /** At most this many cached lookups (default 10,000); the oldest go first. */
   maxEntries?: number;
+  /** How long an unknown key stays known as unknown (default 5 s, at most 60 s). */
+  missTtlMs?: number;
 }
 
 /** A key as the directory hands it out: with the one body that carries its lookup and organization. */
@@ -28,6 +30,8 @@ interface Entry<T> {
 }
 
 const KEY_EVENTS = new Set(['ApiKeyRotated', 'ApiKeyDeleted']);
+/** Events that can make an unknown key value known. */
+const NEW_KEY_EVENTS = new Set(['ApiKeyCreated', 'ApiKeyRotated']);
 const ORGANIZATION_EVENTS = new Set(['OrganizationDeleted', 'SubscriptionActivated', 'SubscriptionDeactivated', 'SubscriptionStarted', 'PlanEntrySet']);
 
 export class KeyDirectory {
@@ -35,7 +39,14 @@ export class KeyDirectory {
   readonly #ttl: number;
   readonly #now: () => number;
   readonly #max: number;
+  readonly #missTtl: number;
   readonly #keys = new Map<string, Entry<KnownKey | null>>();
+  /**
+   * Key values that were not found, briefly: a client (or an attacker) repeating a wrong key costs
+   * one read-model query per value and period, not one per request. Kept apart from the hits so a
+   * flood of made-up values cannot evict the keys in use.
+   */
+  readonly #misses = new Map<string, number>();
   readonly #accounts = new Map<string, Entry<OrganizationAccount | null>>();
   #follow?: AbortController;
 
@@ -44,14 +55,31 @@ export class KeyDirectory {
     this.#ttl = Math.min(options.ttlMs ?? 60_000, 5 * 60_000);
     this.#now = options.now ?? Date.now;
     this.#max = options.maxEntries ?? 10_000;
+    this.#missTtl = Math.min(options.missTtlMs ?? 5_000, 60_000);
   }
 
-  findKey(type: 'public' | 'private', lookup: string): Promise<KnownKey | null> {
-    return this.#cached(this.#keys, `${type}:${lookup}`, async () => {
+  async findKey(type: 'public' | 'private', lookup: string): Promise<KnownKey | null> {
+    const id = `${type}:${lookup}`;
+    const missed = this.#misses.get(id);
+    if (missed !== undefined) {
+      if (missed > this.#now()) return null;
+      this.#misses.delete(id);
+    }
+    const key = await this.#cached(this.#keys, id, async () => {
       const key = await findKeyByLookup(this.#db, type, lookup);
       // Computed once per cached key, not per request (a base62 decode and a hash).
       return key && { ...key, body: bodyOf(lookup, key.organizationId) };
     });
+    if (key === null && this.#missTtl > 0) {
+      if (this.#misses.size >= this.#max) this.#misses.delete(this.#misses.keys().next().value!);
+      this.#misses.set(id, this.#now() + this.#missTtl);
+    }
+    return key;
+  }
+
+  /** A key was created or rotated: a value remembered as unknown may be one of its values now. */
+  forgetMisses(): void {
+    this.#misses.clear();
   }
 
   findAccount(organizationId: string): Promise<OrganizationAccount | null> {
@@ -78,6 +106,10 @@ export class KeyDirectory {
     void (async () => {
       for await (const event of store.subscribeToAll({ after, signal })) {
         const data = event.data as { keyId?: string; organizationId?: string };
+        if (NEW_KEY_EVENTS.has(event.type)) {
+          this.forgetMisses();
+          void waitForReadModels(event.position).then(() => this.forgetMisses(), () => this.forgetMisses());
+        }
         const forget = KEY_EVENTS.has(event.type) && data.keyId
           ? () => this.forgetKey(data.keyId!)
           : ORGANIZATION_EVENTS.has(event.type) && data.organizationId
@@ -101,7 +133,7 @@ export class KeyDirectory {
     const hit = map.get(id);
     if (hit && hit.expires > now) return hit.value;
     const value = await load();
-    // Unknown lookups are not cached: a key created a moment ago must work at once.
+    // Unknown values are remembered apart (findKey's misses), or not at all (accounts).
     if (value === null) {
       map.delete(id);
       return value;

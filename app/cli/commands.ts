@@ -44,6 +44,7 @@ export const commands: CommandSpec[] = [
       const plan = planNamed(values.plan as string | undefined);
       const created = await createOrganization(platform.eventStore, platform.secret, { name: required(values, 'name'), plan }, operator());
       await platform.projections.waitFor(created.position, ['organizations', 'api_keys']);
+      platform.keys?.forgetMisses();
       return { organizationId: created.organizationId, publicKey: created.publicKey, privateKey: created.privateKey, keyId: created.keyId };
     },
     text: (r) => `created organization ${r.organizationId}\nkey ${r.keyId}\n  public:  ${r.publicKey}\n  private: ${r.privateKey} (shown once)`,
@@ -115,6 +116,7 @@ export const commands: CommandSpec[] = [
         operator(),
       );
       await platform.projections.waitFor(issued.position, ['api_keys']);
+      platform.keys?.forgetMisses();
       return { keyId: issued.keyId, publicKey: issued.publicKey, privateKey: issued.privateKey };
     },
     text: (r) => `key ${r.keyId}\n  public:  ${r.publicKey}\n  private: ${r.privateKey} (shown once)`,
@@ -127,6 +129,7 @@ export const commands: CommandSpec[] = [
       const keyId = required(values, 'key');
       const rotated = await rotateApiKey(platform.eventStore, platform.secret, { keyId, confirmName: required(values, 'confirm') }, operator());
       await platform.projections.waitFor(rotated.position, ['api_keys']);
+      platform.keys?.forgetMisses();
       platform.keys?.forgetKey(keyId);
       return { keyId, publicKey: rotated.publicKey, privateKey: rotated.privateKey };
     },
