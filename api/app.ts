@@ -20,8 +20,8 @@ import { retiredRoutes } from './routes/retired.js';
 export interface ApiOptions {
   logger: Logger;
   readiness: ReadinessChecks;
-  /** Take the client address from X-Forwarded-For (behind a reverse proxy only). */
-  trustProxy?: boolean;
+  /** Take the client address from X-Forwarded-For through this many proxies, or these proxies' addresses. */
+  trustProxy?: false | number | string[];
   /** Endpoint groups, registered after the common plugins. */
   routes?: Array<(app: FastifyInstance) => void | Promise<void>>;
   bodyLimit?: number;
@@ -36,10 +36,13 @@ export interface ApiOptions {
   usage?: UsageStore;
 }
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
-    trustProxy: options.trustProxy ?? false,
+    // A hop count as proxy-addr reads one: the n addresses nearest the service are proxies.
+    trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
     bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024,
     return503OnClosing: true,
   });

@@ -1,5 +1,6 @@
 // Configuration from the environment (document 3 §1), parsed with zod. Any bad value stops
 // start-up with one line naming the variable; nothing else is read from the environment.
+import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -39,11 +40,39 @@ const integer = (fallback: number, min: number, max: number) =>
       .max(max, `must be a whole number from ${min} to ${max}`),
   );
 
-const boolean = (fallback: boolean) =>
-  z.preprocess(
-    (value) => (value === undefined || value === '' ? String(fallback) : String(value).toLowerCase()),
-    z.enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' }).transform((v) => ['true', '1', 'yes'].includes(v)),
-  );
+const TRUST_PROXY_MESSAGE =
+  'must be false, the number of proxies in front of the service (1 to 10), or their addresses or CIDRs separated by commas (e.g. 10.0.0.0/8,127.0.0.1)';
+
+/** An address or CIDR that proxy-addr (fastify's trustProxy) understands. */
+const isAddressOrCidr = (entry: string): boolean => {
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  const prefix = Number(bits);
+  if (!/^\d{1,3}$/.test(bits) || prefix > (family === 4 ? 32 : 128)) return false;
+  // BlockList refuses what proxy-addr would also refuse.
+  try {
+    new BlockList().addSubnet(address!, prefix, family === 4 ? 'ipv4' : 'ipv6');
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+// `true` would trust every hop: behind a proxy that appends to X-Forwarded-For, the client's own
+// first entry would become its address. A hop count or the proxies' addresses cannot be fooled so.
+const trustProxy = z.preprocess(
+  (value) => (value === undefined ? '' : String(value).trim().toLowerCase()),
+  z.string().transform((value, context): false | number | string[] => {
+    if (value === '' || value === 'false' || value === '0' || value === 'no') return false;
+    if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 10) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim());
+    if (value !== 'true' && entries.every(isAddressOrCidr)) return entries;
+    context.addIssue({ code: 'custom', message: TRUST_PROXY_MESSAGE });
+    return z.NEVER;
+  }),
+);
 
 const environment = z.object({
   PORT: integer(3000, 0, 65535),
@@ -68,7 +97,7 @@ const environment = z.object({
   DEMO_RPM: integer(60, 1, 1_000_000),
   STYLIST_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
   BASE_URL: optional(url(['http', 'https'], 'https://stylist.example.com')),
-  TRUST_PROXY: boolean(false),
+  TRUST_PROXY: trustProxy,
   LOG_LEVEL: z.preprocess((v) => v || 'info', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'must be one of fatal, error, warn, info, debug, trace, silent' })),
   SYNC_HEARTBEAT_TIMEOUT_SECONDS: integer(1200, 2, 86_400),
   SYNC_SCHEDULER_INTERVAL_SECONDS: integer(30, 1, 3_600),
@@ -93,7 +122,8 @@ export interface Config {
   /** Absent on the embedded default: generated once and kept under DATA_DIR. */
   secret?: string;
   baseUrl: string;
-  trustProxy: boolean;
+  /** false, a hop count, or the trusted proxies' addresses and CIDRs (fastify's trustProxy). */
+  trustProxy: false | number | string[];
   logLevel: Environment['LOG_LEVEL'];
   sync: {
     /** A processing job whose worker is silent this long goes back to pending (document 1: 20 minutes). */

@@ -174,3 +174,19 @@ t.test('request logs never contain the Authorization header or session tokens', 
   t.notOk(all.includes('session-token-123'), 'session token absent');
   t.ok(all.includes('[Redacted]'), 'the header is shown as redacted');
 });
+
+t.test('behind proxies the client address is the one the nearest trusted proxy saw, never a forged entry', async (t) => {
+  const forAddress = async (trustProxy: false | number | string[], forwardedFor: string) => {
+    const app = await buildApi({ logger: memoryLog().logger, readiness: {}, trustProxy, routes: [(app) => void app.get('/v1/ip', async (request) => ({ ip: request.ip }))] });
+    t.teardown(() => app.close());
+    const response = await app.inject({ method: 'GET', url: '/v1/ip', remoteAddress: '10.0.0.2', headers: { 'x-forwarded-for': forwardedFor } });
+    return (response.json() as { ip: string }).ip;
+  };
+  // The client sent "X-Forwarded-For: 6.6.6.6"; the one proxy in front appended the address it saw.
+  const forged = '6.6.6.6, 203.0.113.7';
+  t.equal(await forAddress(false, forged), '10.0.0.2', 'no proxy trusted: the socket address');
+  t.equal(await forAddress(1, forged), '203.0.113.7', 'one hop: the address the proxy saw');
+  t.equal(await forAddress(['10.0.0.0/8'], forged), '203.0.113.7', "the proxies' CIDR: the first address outside it");
+  t.equal(await forAddress(['10.0.0.0/8'], '6.6.6.6, 10.0.0.9, 203.0.113.7'), '203.0.113.7');
+  t.equal(await forAddress(2, '6.6.6.6, 203.0.113.7, 10.0.0.9'), '203.0.113.7', 'two hops');
+});

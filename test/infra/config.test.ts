@@ -27,6 +27,12 @@ t.test('with nothing set the embedded defaults of document 3 §1 apply', async (
   t.equal(config.trustProxy, false);
 });
 
+t.test('TRUST_PROXY takes a hop count or the proxies\' addresses, never "every hop"', async (t) => {
+  t.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+  t.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+  t.same(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8' }).trustProxy, ['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8']);
+});
+
 t.test('production variables switch each port to its server', async (t) => {
   const config = loadConfig({
     PORT: '8080',
@@ -42,7 +48,7 @@ t.test('production variables switch each port to its server', async (t) => {
     BASE_URL: 'https://stylist.example.com/',
     OPENAI_API_KEY: 'sk-test',
     STYLIST_CHAT_MODEL: 'gpt-test',
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
   });
   t.equal(config.port, 8080);
   t.equal(config.databaseUrl, 'postgres://stylist:pw@db:5432/stylist');
@@ -51,7 +57,7 @@ t.test('production variables switch each port to its server', async (t) => {
   t.same(config.s3, { endpoint: 'http://minio:9000', accessKey: 'access', secretKey: 'secret', bucket: 'stylist' });
   t.equal(config.baseUrl, 'https://stylist.example.com', 'trailing slash dropped');
   t.equal(config.openai?.chatModel, 'gpt-test');
-  t.equal(config.trustProxy, true);
+  t.equal(config.trustProxy, 1);
 });
 
 t.test('every bad value is refused with one line that names the variable', async (t) => {
@@ -73,7 +79,11 @@ t.test('every bad value is refused with one line that names the variable', async
     [{ STYLIST_SECRET: 'short' }, /^configuration error: STYLIST_SECRET must be at least 32 characters \(got "\*\*\*"\)$/],
     [{ DATABASE_URL: 'postgres://db/x' }, /^configuration error: STYLIST_SECRET must be set when DATABASE_URL is set/],
     [{ BASE_URL: '/relative' }, /^configuration error: BASE_URL /],
-    [{ TRUST_PROXY: 'maybe' }, /^configuration error: TRUST_PROXY must be true or false/],
+    [{ TRUST_PROXY: 'maybe' }, /^configuration error: TRUST_PROXY must be false, the number of proxies in front of the service \(1 to 10\), or their addresses or CIDRs/],
+    [{ TRUST_PROXY: 'true' }, /^configuration error: TRUST_PROXY must be false, the number of proxies/],
+    [{ TRUST_PROXY: '11' }, /^configuration error: TRUST_PROXY /],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /^configuration error: TRUST_PROXY /],
+    [{ TRUST_PROXY: '10.0.0.0/8,proxy.example' }, /^configuration error: TRUST_PROXY /],
     [{ LOG_LEVEL: 'loud' }, /^configuration error: LOG_LEVEL /],
   ];
   for (const [env, expected] of cases) {
