@@ -3,6 +3,7 @@
 // through HTTP. The store changes between syncs the way stores do: a product removed, a price
 // changed, a title changed, a product added.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import t, { type Test } from 'tap';
 import { startWorkers } from '../../app/workers.js';
 import { requestSyncJob } from '../../commands/sync-jobs.js';
@@ -135,6 +136,18 @@ t.test('a store that answers 500 then recovers; a store that refuses fails the j
   t.ok(failedLog!.entries.some((entry: Product) => entry.level === 'error' && /not JSON/.test(entry.message)));
   const source = (await call('GET', `/v1/datasets/${datasetId}/sources`)).body.sources[0];
   t.equal(source.sync.previous, done.result.completedAt, 'a failed run leaves sync.previous alone');
+});
+
+t.test('a run broken by the database fails with a reference for the merchant; the detail goes only to the log', needsFixtures, async (t) => {
+  const { connect, jobs, finished, service } = await setUp(t, { workers: ['sync'], store: { products: fixtures().slice(0, 5) } });
+  // The worker's own log table goes missing: every run breaks on its first write there.
+  await sql`alter table sync_log_entries rename to sync_log_entries_away`.execute(service.platform.database.db);
+  t.teardown(() => sql`alter table sync_log_entries_away rename to sync_log_entries`.execute(service.platform.database.db).catch(() => undefined));
+  const sourceId = await connect();
+  const failed = await finished(sourceId, (await jobs(sourceId))[0]!.jobId, 120_000);
+  t.equal(failed.status, 'failed');
+  t.match(failed.result.error, /^Sync stopped by an internal error \(reference [0-9a-f]{8}\)\. Try again later/);
+  t.notMatch(failed.result.error, /sync_log_entries|relation|does not exist/, 'no raw database error for the merchant');
 });
 
 t.test('a job for an archived dataset fails before a log exists', needsFixtures, async (t) => {

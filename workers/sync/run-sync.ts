@@ -4,7 +4,7 @@
 // the job to another worker, and this one notices at its next beat and stops without writing more.
 // Nothing changes in the catalogue until the whole feed is read: a run that fails while fetching
 // leaves the dataset as it was.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { parseEntries, queueListings } from '../../commands/items.js';
@@ -110,15 +110,17 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
       return 'failed';
     }
     // Not the store's fault (the database or event store went away): try the run again a couple of times.
-    const reason = error instanceof Error ? error.message : String(error);
-    deps.logger.error({ jobId, sourceId, err: error }, 'sync run broke');
-    log.add('error', `The run stopped on an internal error: ${reason}`);
+    // The merchant reads the job's error and log: they get a reference to quote, the operator's log
+    // gets the detail (raw database errors name tables and servers, and help no merchant).
+    const reference = randomBytes(4).toString('hex');
+    deps.logger.error({ jobId, sourceId, reference, err: error }, 'sync run broke');
+    log.add('error', `The run stopped on an internal error (reference ${reference}); it is tried again.`);
     await log.close().catch(() => undefined);
     if (retries < MAX_RUN_RETRIES) {
       await releaseSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, reason: 'retry' }, meta());
       throw error;
     }
-    await failSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, error: `Sync stopped by an internal error: ${reason}`, stats: run.stats }, meta());
+    await failSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, error: `Sync stopped by an internal error (reference ${reference}). Try again later; if it persists, give the reference to your Stylist operator.`, stats: run.stats }, meta());
     return 'failed';
   } finally {
     heartbeat.stop();
