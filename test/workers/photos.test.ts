@@ -1,8 +1,9 @@
 // The photo pipeline against a local image server: limits on time, size and redirects, content
 // sniffing instead of trusting Content-Type, and normalisation to JPEG with a colour raster.
+import { crc32, deflateSync } from 'node:zlib';
 import t from 'tap';
 import sharp from 'sharp';
-import { fetchPhotoBytes, normalisePhoto, PhotoProblem, sniffImage, storePhoto } from '../../workers/ingest/photos.js';
+import { fetchPhotoBytes, MAX_PHOTO_PIXELS, normalisePhoto, PhotoProblem, sniffImage, storePhoto } from '../../workers/ingest/photos.js';
 import { openFileObjectStore } from '../../infra/objects/files.js';
 import { productShot, startPhotoServer } from '../support/photo-server.js';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -43,6 +44,32 @@ t.test('normalising: JPEG within the size limit, and a small raster for colours'
   t.ok(Math.max((await sharp(large.jpeg).metadata()).height!) <= 300, 'a larger one is brought within the limit');
   const truncated = (await productShot('#0000aa', 'jpeg', 200)).subarray(0, 400);
   await t.rejects(normalisePhoto(truncated, 300), { name: 'PhotoProblem' }, 'a JPEG cut short is refused, not stored');
+});
+
+/** A PNG whose header claims width×height pixels, with a few bytes of image data: a decompression bomb's shape. */
+const claimingPng = (width: number, height: number): Buffer => {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
+};
+
+t.test('an image that claims more pixels than the limit is refused from its header, before decoding', async (t) => {
+  const started = Date.now();
+  await t.rejects(normalisePhoto(claimingPng(100_000, 100_000), 300), { name: 'PhotoProblem', message: `100000×100000 pixels is over the limit of ${MAX_PHOTO_PIXELS / 1_000_000} megapixels` });
+  await t.rejects(normalisePhoto(claimingPng(8_000, 7_000), 300), { name: 'PhotoProblem', message: /^8000×7000 pixels is over the limit/ });
+  t.ok(Date.now() - started < 2_000, `refused in ${Date.now() - started} ms`);
+  // Within the limit the same kind of file is decoded (and found broken), so the check is the limit's.
+  await t.rejects(normalisePhoto(claimingPng(4_000, 3_000), 300), { name: 'PhotoProblem', message: /^unreadable image/ });
 });
 
 t.test('storing: a problem is returned, never thrown; the same photo of the same item keeps its key', async (t) => {

@@ -93,13 +93,26 @@ async function readCapped(response: Response, maxBytes: number): Promise<Buffer>
   return Buffer.concat(chunks);
 }
 
+/** Far above any product photo (a 50 MP camera), far below what would exhaust a worker's memory. */
+export const MAX_PHOTO_PIXELS = 50_000_000;
+/** Per pipeline: a crafted image that decodes slowly fails this photo, not the worker. */
+const PHOTO_CPU_SECONDS = 20;
+
 /** JPEG for storage and a ≤ 64 px RGB raster for colour reading; refuses anything that is not an image (or that sharp cannot decode). */
 export async function normalisePhoto(bytes: Buffer, maxSide: number): Promise<ProductPhoto> {
   if (bytes.length === 0) throw new PhotoProblem('empty response');
   if (!sniffImage(bytes)) throw new PhotoProblem('not an image (unrecognised content)');
+  let meta: sharp.Metadata;
   try {
-    const source = sharp(bytes, { limitInputPixels: 60_000_000 });
-    const meta = await source.metadata();
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw new PhotoProblem(`unreadable image (${error instanceof Error ? error.message : String(error)})`);
+  }
+  // Read from the header before anything is decoded: a few kilobytes of PNG can claim gigapixels.
+  const pixels = (meta.width ?? 0) * (meta.height ?? 0) * Math.max(1, meta.pages ?? 1);
+  if (pixels > MAX_PHOTO_PIXELS) throw new PhotoProblem(`${meta.width}×${meta.height} pixels${(meta.pages ?? 1) > 1 ? ` × ${meta.pages} frames` : ''} is over the limit of ${MAX_PHOTO_PIXELS / 1_000_000} megapixels`);
+  try {
+    const source = sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS }).timeout({ seconds: PHOTO_CPU_SECONDS });
     // Most store photos are already upright JPEGs of a sensible size: those are kept byte for byte
     // (re-encoding them would cost most of the pipeline's time for nothing); the rest are turned
     // upright, flattened on white, brought within maxSide and encoded as JPEG.
