@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../infra/db/database.js';
 import type { UsageStore } from '../infra/metering/usage-store.js';
 import { registerAuthentication, type AuthenticationOptions } from './plugins/authentication.js';
+import { registerCors } from './plugins/cors.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerIdempotency, type IdempotencyOptions } from './plugins/idempotency.js';
 import { registerJsonBodies } from './plugins/json-body.js';
@@ -54,6 +55,8 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
+  // Before authentication: a preflight carries no key.
+  registerCors(app);
   if (options.authentication) registerAuthentication(app, options.authentication);
   registerJsonBodies(app);
   // After the body check: both run in preValidation, in the order they were added.

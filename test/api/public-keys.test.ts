@@ -145,3 +145,34 @@ t.test('property: random Authorization headers never authenticate and never fail
   );
   t.pass('300 random headers, each refused with 401 or 403');
 });
+
+t.test('CORS: a storefront preflight is answered before authentication; the key decides on the real request, whose answer the page can read', async (t) => {
+  const service = await startTestService(t);
+  const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
+  const sites = await service.cli(['key', 'create', '--org', org.organizationId, '--name', 'storefront', '--website', 'store.com']);
+  const ask = (url: string, method: string, origin: string) =>
+    service.app.inject({ method: 'OPTIONS', url, headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization' } });
+
+  const preflightAnswer = await ask('/v1/widget/preflight?x=1', 'GET', 'https://store.com');
+  t.equal(preflightAnswer.statusCode, 204, 'no key needed to ask');
+  t.equal(preflightAnswer.headers['access-control-allow-origin'], 'https://store.com');
+  t.match(preflightAnswer.headers['access-control-allow-methods'], /GET/);
+  t.match(preflightAnswer.headers['access-control-allow-headers'], /Authorization/);
+  t.equal(preflightAnswer.headers.vary, 'Origin');
+
+  const allowed = await preflight(service, `Bearer ${sites.publicKey}`, { origin: 'https://store.com' });
+  t.equal(allowed.statusCode, 200);
+  t.equal(allowed.headers['access-control-allow-origin'], 'https://store.com');
+  t.match(allowed.headers['access-control-expose-headers'], /X-RateLimit-Remaining/);
+  const refused = await preflight(service, `Bearer ${sites.publicKey}`, { origin: 'https://evil.com' });
+  t.equal(refused.statusCode, 403, "the key's website restriction is the Origin check");
+  t.equal(refused.headers['access-control-allow-origin'], 'https://evil.com', 'the page can read why');
+
+  // Private-key routes are never offered to a browser.
+  const privateRoute = await ask('/v1/datasets', 'POST', 'https://store.com');
+  t.equal(privateRoute.statusCode, 404);
+  t.notOk(privateRoute.headers['access-control-allow-origin']);
+  const privateCall = await service.app.inject({ method: 'GET', url: '/v1/datasets', headers: { origin: 'https://store.com', authorization: `Bearer ${org.privateKey}` } });
+  t.equal(privateCall.statusCode, 200);
+  t.notOk(privateCall.headers['access-control-allow-origin']);
+});
