@@ -33,6 +33,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const code = (error as FastifyError).code;
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'Request body is too large.' });
     if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return reply.code(400).send({ error: 'Request body length does not match Content-Length.' });
+    // Bodies are read as JSON whatever Content-Type says, but one that is not a media type at all
+    // (`/`, a control character) is refused by fastify before any parser: say what to send.
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_CONTENT_TYPE') {
+      return reply.code(415).send({ error: 'Content-Type must be a media type such as application/json.' });
+    }
     request.log.error({ err: error }, 'unexpected failure');
     return reply.code(500).send({ error: 'Internal server error.' });
   });

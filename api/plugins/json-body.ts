@@ -6,6 +6,38 @@ import { HttpError } from './errors.js';
 
 export const INVALID_JSON = 'Request body must be valid JSON.';
 export const NOT_AN_OBJECT = 'Request body must be a JSON object.';
+export const MAX_BODY_DEPTH = 32;
+export const TOO_DEEP = `Request body is nested too deeply (at most ${MAX_BODY_DEPTH} levels).`;
+export const BAD_TEXT = 'Request body text must not contain NUL characters or unpaired surrogates.';
+
+/**
+ * Refuses what would fail later and deeper (a stack overflow in a recursive serialiser, a string
+ * Postgres refuses), with a message the client can act on. Iterative: it must not overflow itself.
+ */
+export function bodyProblem(body: unknown): string | null {
+  const stack: Array<[unknown, number]> = [[body, 1]];
+  while (stack.length) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!wellFormed(value)) return BAD_TEXT;
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_BODY_DEPTH) return TOO_DEEP;
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push([item, depth + 1]);
+      continue;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      if (!wellFormed(key)) return BAD_TEXT;
+      stack.push([item, depth + 1]);
+    }
+  }
+  return null;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (text: string): boolean => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -21,11 +53,15 @@ export function registerJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => {
     const source = String(text);
     if (source.trim() === '') return done(null, EMPTY);
+    let body: unknown;
     try {
-      done(null, JSON.parse(source));
+      body = JSON.parse(source);
     } catch {
-      done(new HttpError(400, INVALID_JSON), undefined);
+      return done(new HttpError(400, INVALID_JSON), undefined);
     }
+    const problem = bodyProblem(body);
+    if (problem) return done(new HttpError(400, problem), undefined);
+    done(null, body);
   });
 
   app.addHook('preValidation', async (request) => {

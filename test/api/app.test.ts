@@ -190,3 +190,24 @@ t.test('behind proxies the client address is the one the nearest trusted proxy s
   t.equal(await forAddress(['10.0.0.0/8'], '6.6.6.6, 10.0.0.9, 203.0.113.7'), '203.0.113.7');
   t.equal(await forAddress(2, '6.6.6.6, 203.0.113.7, 10.0.0.9'), '203.0.113.7', 'two hops');
 });
+
+t.test('bodies that would break deeper are refused up front with a 4xx: deep nesting, NUL, lone surrogates, a Content-Type that is no media type', async (t) => {
+  const { app } = await build(t);
+  const post = (payload: string, contentType = 'application/json') => app.inject({ method: 'POST', url: '/v1/echo', headers: { 'content-type': contentType }, payload });
+  const deep = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+  const tooDeep = await post(deep(10_000));
+  t.equal(tooDeep.statusCode, 400);
+  t.same(tooDeep.json(), { error: 'Request body is nested too deeply (at most 32 levels).' });
+  t.equal((await post('[' .repeat(1) + deep(40) + ']')).statusCode, 400, 'arrays count as levels too');
+  t.equal((await post(deep(31))).statusCode, 200, 'within the limit');
+  const text = 'Request body text must not contain NUL characters or unpaired surrogates.';
+  for (const payload of ['{"name":"a\\u0000b"}', '{"name":"a\\ud800b"}', '{"name":"\\udc00"}', '{"a\\u0000":1}', '{"tags":["ok","\\ud83d"]}']) {
+    const response = await post(payload);
+    t.same([response.statusCode, response.json()], [400, { error: text }], payload);
+  }
+  t.same((await post('{"name":"👗 \\ud83d\\udc57"}')).json(), { received: { name: '👗 👗' } }, 'paired surrogates are text');
+  for (const contentType of ['/', 'application/', '\u0001']) {
+    const response = await post('{"a":1}', contentType);
+    t.same([response.statusCode, response.json()], [415, { error: 'Content-Type must be a media type such as application/json.' }], JSON.stringify(contentType));
+  }
+});
