@@ -159,7 +159,8 @@ export function listingFromShopifyProduct(product: z.output<typeof shopifyProduc
     brand: product.vendor,
     productType: product.product_type,
     tags: product.tags,
-    price: variants.length ? Math.min(...variants.map((v) => v.price)) : 0,
+    // reduce, not Math.min(...): a spread of 200,000 variants overflows the call stack.
+    price: variants.length ? variants.reduce((lowest, v) => Math.min(lowest, v.price), Infinity) : 0,
     currency: '',
     images: product.images ?? [],
     variants,

@@ -64,7 +64,7 @@ async function storePrices(run: MarketRun, market: Market, listings: readonly Li
       source_id: run.sourceId,
       currency: market.currency,
       price: listing.price,
-      compare_at_price: reduced.length ? Math.max(...reduced.map((variant) => variant.compareAtPrice!)) : null,
+      compare_at_price: reduced.length ? reduced.reduce((highest, variant) => Math.max(highest, variant.compareAtPrice!), -Infinity) : null,
       available: listing.variants.length === 0 || inStock.length > 0,
       variants: JSON.stringify(listing.variants.map(({ sku, price, compareAtPrice, inStock: stocked, quantity }) => ({ sku, price, compareAtPrice, inStock: stocked, quantity }))),
       default_market: run.defaultMarket,
