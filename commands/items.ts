@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { itemInputSchema, listingFromItemInput, listingFromShopifyProduct, shopifyProductSchema, type Listing } from '../domain/catalogue/product-input.js';
 import { itemDecider, itemIdFor, listingHashes, type ItemStatus, type QueueKind } from '../domain/item/index.js';
 import type { CommandMeta } from '../domain/metadata.js';
+import { TEXT_PROBLEM, valueProblem } from '../domain/text.js';
 import type { EventStore, Position } from '../infra/eventstore/port.js';
 import { comparePositions } from '../infra/eventstore/position.js';
 import { INGEST_SUBJECT, type IngestMessage } from '../infra/queue/messages.js';
@@ -38,11 +39,19 @@ const skuOf = (entry: unknown, shape: 'items' | 'products'): string | null => {
  * Each entry on its own: a listing, or why not. A sku seen earlier in the same batch is refused,
  * so a batch never queues one item twice.
  */
+const MAX_ENTRY_DEPTH = 16;
+
 export function parseEntries(shape: 'items' | 'products', entries: readonly unknown[], storeUrl: string): { listings: Array<{ index: number; listing: Listing }>; failures: UploadOutcome['failures'] } {
   const failures: UploadOutcome['failures'] = [];
   const listings: Array<{ index: number; listing: Listing }> = [];
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
+    // A store feed is not checked by the HTTP edge: one bad product is skipped, never the whole run.
+    const problem = valueProblem(entry, MAX_ENTRY_DEPTH);
+    if (problem) {
+      failures.push({ index, sku: skuOf(entry, shape), error: problem.kind === 'text' ? `${problem.path || 'the entry'} ${TEXT_PROBLEM}.` : `the entry is nested deeper than ${MAX_ENTRY_DEPTH} levels.` });
+      return;
+    }
     const parsed = shape === 'items' ? itemInputSchema.safeParse(entry) : shopifyProductSchema.safeParse(entry);
     if (!parsed.success) {
       failures.push({ index, sku: skuOf(entry, shape), error: describeIssue(parsed.error.issues[0]!) });

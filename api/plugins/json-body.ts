@@ -2,6 +2,7 @@
 // or 400 `Request body must be a JSON object.` (empty, an array or a scalar) before its own checks.
 // Bodies are read as JSON whatever Content-Type says, so a missing header is not a different error.
 import type { FastifyInstance } from 'fastify';
+import { valueProblem } from '../../domain/text.js';
 import { HttpError } from './errors.js';
 
 export const INVALID_JSON = 'Request body must be valid JSON.';
@@ -10,34 +11,11 @@ export const MAX_BODY_DEPTH = 32;
 export const TOO_DEEP = `Request body is nested too deeply (at most ${MAX_BODY_DEPTH} levels).`;
 export const BAD_TEXT = 'Request body text must not contain NUL characters or unpaired surrogates.';
 
-/**
- * Refuses what would fail later and deeper (a stack overflow in a recursive serialiser, a string
- * Postgres refuses), with a message the client can act on. Iterative: it must not overflow itself.
- */
+/** Refuses what would fail later and deeper (a stack overflow in a recursive serialiser, a string Postgres refuses). */
 export function bodyProblem(body: unknown): string | null {
-  const stack: Array<[unknown, number]> = [[body, 1]];
-  while (stack.length) {
-    const [value, depth] = stack.pop()!;
-    if (typeof value === 'string') {
-      if (!wellFormed(value)) return BAD_TEXT;
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    if (depth > MAX_BODY_DEPTH) return TOO_DEEP;
-    if (Array.isArray(value)) {
-      for (const item of value) stack.push([item, depth + 1]);
-      continue;
-    }
-    for (const [key, item] of Object.entries(value)) {
-      if (!wellFormed(key)) return BAD_TEXT;
-      stack.push([item, depth + 1]);
-    }
-  }
-  return null;
+  const problem = valueProblem(body, MAX_BODY_DEPTH);
+  return problem === null ? null : problem.kind === 'depth' ? TOO_DEEP : BAD_TEXT;
 }
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const wellFormed = (text: string): boolean => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 
 declare module 'fastify' {
   interface FastifyContextConfig {

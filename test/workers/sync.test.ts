@@ -150,6 +150,22 @@ t.test('a run broken by the database fails with a reference for the merchant; th
   t.notMatch(failed.result.error, /sync_log_entries|relation|does not exist/, 'no raw database error for the merchant');
 });
 
+t.test('a feed product with NUL or an unpaired surrogate is skipped with a log entry; the products beside it are imported', needsFixtures, async (t) => {
+  const products = structuredClone(fixtures().slice(0, 4));
+  products[1]!.title = 'Bad\u0000title';
+  products[2]!.body_html = 'half an emoji \ud83d';
+  const { connect, jobs, finished, logs, activeItems } = await setUp(t, { workers: ['sync', 'ingest'], store: { products } });
+  const sourceId = await connect();
+  const done = await finished(sourceId, (await jobs(sourceId))[0]!.jobId);
+  t.equal(done.status, 'completed', 'the run goes on past the bad products');
+  t.match(done.result.stats, { retrieved: 4, added: 2, failed: 2 });
+  const [log] = await logs(sourceId);
+  const errors = log!.entries.filter((entry: Product) => entry.level === 'error').map((entry: Product) => entry.message as string);
+  t.ok(errors.some((message: string) => /was not imported: title must not contain NUL characters or unpaired surrogates\./.test(message)), errors.join(' | '));
+  t.ok(errors.some((message: string) => /was not imported: body_html must not contain NUL characters or unpaired surrogates\./.test(message)));
+  await until('the good products active', activeItems, (n) => n === 2);
+});
+
 t.test('a job for an archived dataset fails before a log exists', needsFixtures, async (t) => {
   const { connect, finished, call, datasetId, jobs, service } = await setUp(t, { workers: [] });
   const sourceId = await connect();
