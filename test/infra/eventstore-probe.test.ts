@@ -1,6 +1,7 @@
 // The start-up probe of a server event store: it passes on a store that keeps the port's promises
 // (the Postgres store, on PGlite or a Postgres server) and stops the start, naming the check, on
 // a store that breaks one of them.
+import { delegatingStore } from '../support/delegating-store.js';
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import type { EventStore } from '../../infra/eventstore/port.js';
@@ -21,17 +22,7 @@ t.test(`the probe passes on the postgres event store (${flavour}) and leaves onl
 });
 
 /** A store that breaks one promise of the port, as a misbehaving server or a wrong adapter would. */
-const broken = (store: EventStore, change: Partial<EventStore>): EventStore => ({
-  kind: store.kind,
-  append: (...args) => store.append(...args),
-  readStream: (...args) => store.readStream(...args),
-  readAll: (...args) => store.readAll(...args),
-  subscribeToAll: (...args) => store.subscribeToAll(...args),
-  headPosition: () => store.headPosition(),
-  ping: () => store.ping(),
-  close: () => store.close(),
-  ...change,
-});
+const broken = (store: EventStore, change: Partial<EventStore>): EventStore => delegatingStore(store, change);
 
 t.test('the probe refuses a store that breaks the port, naming the failed check', async (t) => {
   const database = await openTestDatabase(t);

@@ -15,23 +15,18 @@ import { openPostgresEventStore, UnsupportedEventData } from '../../infra/events
 import { probeEventStore } from '../../infra/eventstore/probe.js';
 import { assertTransactionCounterAhead, EVENTS_TABLE } from '../../infra/eventstore/postgres-schema.js';
 import { integrationDatabaseUrl, openTestDatabase } from '../support/database.js';
+import { delegatingStore } from '../support/delegating-store.js';
 import { seedPgliteDir } from '../support/pglite-template.js';
 import { event, eventStoreContract, expectConflict, startCollector, type Reopen } from './eventstore.contract.js';
 
 /** A store whose close also closes the database under it, as a restarted process would. */
-const closingDatabase = (store: EventStore, database: Database): EventStore => ({
-  kind: store.kind,
-  append: (...args) => store.append(...args),
-  readStream: (...args) => store.readStream(...args),
-  readAll: (...args) => store.readAll(...args),
-  subscribeToAll: (...args) => store.subscribeToAll(...args),
-  headPosition: () => store.headPosition(),
-  ping: () => store.ping(),
-  close: async () => {
-    await store.close();
-    await database.close();
-  },
-});
+const closingDatabase = (store: EventStore, database: Database): EventStore =>
+  delegatingStore(store, {
+    close: async () => {
+      await store.close();
+      await database.close();
+    },
+  });
 
 // A PGlite data directory, or a schema on the integration server, that outlives each store.
 const reopenPostgres: Reopen = async (t) => {
