@@ -1,6 +1,5 @@
 // The composition root: reads the configuration and opens the adapter behind each port, the
 // embedded default (PGlite, in-process queue, files) unless a URL picks the production one.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../infra/config/config.js';
@@ -20,7 +19,8 @@ import { deadLetterStore, type DeadLetterStore } from '../infra/queue/dead-lette
 import { allProjectors } from '../projections/index.js';
 import { migrate } from '../projections/migrations.js';
 import { ProjectionRunner } from '../projections/runner.js';
-import { DATA_DIR_MODE, serverSecret } from './secret.js';
+import { ensureDataDir } from './data-dir.js';
+import { serverSecret } from './secret.js';
 import type { KeyDirectory } from '../api/auth/key-directory.js';
 import type { ReadinessChecks } from '../api/routes/health.js';
 
@@ -67,7 +67,7 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
   };
 
   if (!config.databaseUrl || !config.s3) {
-    await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE }).catch((error: Error) => {
+    await ensureDataDir(config.dataDir).catch((error: Error) => {
       throw new StartupError(`DATA_DIR ${config.dataDir} cannot be created: ${error.message}`);
     });
   }

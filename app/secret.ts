@@ -1,11 +1,9 @@
 // STYLIST_SECRET, or on the embedded default one generated once and kept under DATA_DIR,
 // readable by the owner only, so key hashes stay valid across restarts.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-
-/** DATA_DIR holds the server secret, the embedded database and files: only the service's user may enter it. */
-export const DATA_DIR_MODE = 0o700;
+import { ensureDataDir } from './data-dir.js';
 
 export async function serverSecret(dataDir: string, configured?: string): Promise<string> {
   if (configured) return configured;
@@ -16,7 +14,7 @@ export async function serverSecret(dataDir: string, configured?: string): Promis
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  await mkdir(dataDir, { recursive: true, mode: DATA_DIR_MODE });
+  await ensureDataDir(dataDir);
   const secret = randomBytes(32).toString('base64url');
   // 'wx': two processes starting at once must not each write a different secret.
   try {

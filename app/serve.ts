@@ -1,5 +1,4 @@
 // `stylist serve`: the HTTP API and the worker roles in one process, or only those named by --role.
-import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { createLogger } from '../api/logging.js';
 import type { Config } from '../infra/config/config.js';
@@ -11,7 +10,7 @@ import { workersFor } from '../workers/index.js';
 import { seedDemo } from './demo.js';
 import { startWorkers } from './workers.js';
 import { openPlatform, type Platform } from './platform.js';
-import { DATA_DIR_MODE } from './secret.js';
+import { ensureDataDir } from './data-dir.js';
 
 export const ROLES = ['api', 'ingest', 'sync', 'agent', 'scheduler', 'projections'] as const;
 export type Role = (typeof ROLES)[number];
@@ -27,7 +26,7 @@ export interface RunningService {
 export async function serve(config: Config, roles: readonly Role[] = ROLES): Promise<RunningService> {
   const logger = createLogger({ level: config.logLevel });
   const cleanups: Array<() => Promise<void>> = [];
-  await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
+  await ensureDataDir(config.dataDir);
   if (!config.databaseUrl) {
     const lock = await lockDataDir(config.dataDir);
     cleanups.push(() => lock.release());

@@ -3,10 +3,11 @@
 // captured output); a few start real processes, to cover exit codes, signals and the admin channel.
 // `stylist serve` on Postgres and NATS is in test/integration/cli-serve.test.ts.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
+import { ensureDataDir } from '../../app/data-dir.js';
 import { openDatabase } from '../../infra/db/database.js';
 import { allProjectors } from '../../projections/index.js';
 import { cleanEnv, runStylist, runStylistInProcess, startServer } from '../support/cli.js';
@@ -159,6 +160,16 @@ t.test('stylist serve answers /healthz, takes CLI commands over its admin channe
     projections: { lagLimitSeconds: 30, problems: [], oldestTransactionSeconds: null },
   });
   t.equal((await stat(dataDir)).mode & 0o777, 0o700, 'DATA_DIR created 0700');
+  // Every file the service wrote (database, secret, admin channel) is the service user's alone.
+  const opened = await readdir(dataDir, { recursive: true });
+  // The demo catalogue's photos are still being written: a temporary file may be gone by its stat.
+  const modeOf = (name: string) => stat(path.join(dataDir, name)).then((s) => s.mode & 0o777, () => undefined);
+  const modes = (await Promise.all(opened.map(async (name) => ({ name, mode: await modeOf(name) })))).filter((entry): entry is { name: string; mode: number } => entry.mode !== undefined);
+  t.ok(modes.length > 10, `${modes.length} files and directories under DATA_DIR`);
+  // PGlite's file system layer sets its files' modes itself (0666, umask or not); they sit in
+  // directories only the owner may enter, which is what keeps them private.
+  const open = modes.filter(({ name, mode }) => (mode & 0o077) !== 0 && !(name.startsWith('pglite/') && (mode & 0o111) === 0));
+  t.same(open, [], 'no directory, and no file outside the database files, is open to group or others');
   t.ok(existsSync(path.join(dataDir, 'admin.json')), 'admin channel address written');
 
   // The server holds the embedded database, so this only works through the admin channel.
@@ -181,4 +192,12 @@ t.test('stylist serve answers /healthz, takes CLI commands over its admin channe
   // With the server gone the CLI opens the stores itself and sees the same data.
   const after = json((await runStylistInProcess(['org', 'show', '--org', organizationId, '--json'], env)).stdout);
   t.equal(after.organization.name, 'Served Org');
+});
+
+t.test('a DATA_DIR left open by an older version is narrowed to its owner', async (t) => {
+  const dataDir = path.join(await tempDataDir(t), 'old');
+  await mkdir(dataDir);
+  await chmod(dataDir, 0o755);
+  await ensureDataDir(dataDir);
+  t.equal((await stat(dataDir)).mode & 0o777, 0o700);
 });
