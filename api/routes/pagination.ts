@@ -34,6 +34,9 @@ export const paginationSchema = z.object({ page: z.number().int(), limit: z.numb
 
 export const pagination = (page: number, limit: number, total: number) => ({ page, limit, total, hasMore: page * limit < total });
 
+/** The highest page whose offset, `(page - 1) * limit`, is still an exact integer for Postgres. */
+const lastReachablePage = (maxLimit: number): number => Math.floor(Number.MAX_SAFE_INTEGER / maxLimit);
+
 /**
  * Clamped lists (document 1 §Pagination: sources, logs): never an error, always a page. Page below 1
  * or non-numeric → 1; limit over the max → max; 0 or non-numeric → default; negative → 1.
@@ -46,5 +49,7 @@ export const clampedPage = (defaultLimit: number, maxLimit: number) =>
     };
     const p = whole(page, 1);
     const l = whole(limit, defaultLimit);
-    return { page: p < 1 ? 1 : p, limit: l === 0 ? defaultLimit : l < 0 ? 1 : Math.min(l, maxLimit) };
+    // `page=1e308` is a finite number whose offset is not: past the last page any can reach, the
+    // answer is the same empty page, so the page is clamped where the offset stays exact.
+    return { page: p < 1 ? 1 : Math.min(p, lastReachablePage(maxLimit)), limit: l === 0 ? defaultLimit : l < 0 ? 1 : Math.min(l, maxLimit) };
   });

@@ -46,6 +46,15 @@ t.test('list: newest first, lastStats, clamped pagination', async (t) => {
   t.same(await page('page=abc&limit=0'), { page: 1, limit: 20, count: 3 }, 'non-numeric page → 1, limit 0 → default');
   t.same(await page('limit=-5'), { page: 1, limit: 1, count: 1 }, 'negative limit → 1');
   t.same(await page('page=2&limit=2'), { page: 2, limit: 2, count: 1 });
+  const farthest = Math.floor(Number.MAX_SAFE_INTEGER / 100);
+  for (const huge of ['1e308', '9007199254740993', '1e20']) {
+    const answer = await call('GET', `/v1/datasets/${datasetId}/sources?page=${huge}&limit=100`);
+    t.equal(answer.statusCode, 200, `page=${huge} is a page, not an error`);
+    t.match(answer.json(), { page: farthest, limit: 100, total: 3, sources: [] }, `page=${huge} → the last page an offset can reach, empty`);
+  }
+  const logs = await call('GET', `/v1/datasets/${datasetId}/sources/${list.sources[0].sourceId}/logs?page=1e308`);
+  t.equal(logs.statusCode, 200, 'the clamped logs list too');
+  t.match(logs.json(), { page: Math.floor(Number.MAX_SAFE_INTEGER / 50), total: 0 });
   t.same((await call('GET', '/v1/datasets/0b9d7c1e-2f3a-4b5c-8d6e-7f8091a2b3c4/sources')).json(), { error: 'Dataset not found for this organization.' });
 });
 
