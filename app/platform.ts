@@ -19,7 +19,7 @@ import { deadLetterStore, type DeadLetterStore } from '../infra/queue/dead-lette
 import { allProjectors } from '../projections/index.js';
 import { migrate } from '../projections/migrations.js';
 import { ProjectionRunner } from '../projections/runner.js';
-import { ensureDataDir } from './data-dir.js';
+import { ensureDataDir, narrowTreeToOwner } from './data-dir.js';
 import { serverSecret } from './secret.js';
 import type { KeyDirectory } from '../api/auth/key-directory.js';
 import type { ReadinessChecks } from '../api/routes/health.js';
@@ -79,6 +79,10 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
           pgliteDir: path.join(config.dataDir, 'pglite'),
           onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost; the pool opens a new one'),
         })));
+  if (!config.databaseUrl && !overrides.database) {
+    const narrowed = await narrowTreeToOwner(path.join(config.dataDir, 'pglite'));
+    if (narrowed) logger.debug({ narrowed }, 'embedded database files narrowed to the service user');
+  }
   let migrated: string[];
   try {
     migrated = (await migrate(database.db)).applied;
