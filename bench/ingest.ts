@@ -20,6 +20,7 @@ import { openPlatform } from '../app/platform.js';
 import { startWorkers } from '../app/workers.js';
 import { loadConfig } from '../infra/config/config.js';
 import { deleteStreams } from '../test/support/nats.js';
+import { LOCAL_STORES_ENV } from '../test/support/outbound.js';
 import { openPgliteBackend, openPostgresBackend, type BenchBackend } from './eventstore.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../shared/fixtures/shopify');
@@ -82,7 +83,8 @@ async function startImageServer(): Promise<{ urls: string[]; close(): Promise<vo
 
 async function measure(backend: BenchBackend, products: object[], photos: boolean): Promise<Row> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-bench-ingest-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, STYLIST_SECRET: 'b'.repeat(40), LOG_LEVEL: 'silent' };
+  // The photos come from a server on 127.0.0.1.
+  const env: Record<string, string> = { DATA_DIR: dataDir, STYLIST_SECRET: 'b'.repeat(40), LOG_LEVEL: 'silent', ...LOCAL_STORES_ENV };
   if (backend.kind === 'postgres' && process.env.NATS_URL !== '') {
     env.NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
     env.NATS_PREFIX = `bench${randomBytes(4).toString('hex')}`;

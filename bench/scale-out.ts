@@ -22,6 +22,7 @@ import { openPlatform } from '../app/platform.js';
 import { startWorkers } from '../app/workers.js';
 import { loadConfig } from '../infra/config/config.js';
 import { deleteStreams } from '../test/support/nats.js';
+import { LOCAL_STORES_ENV } from '../test/support/outbound.js';
 import { loadShopifyFixtures, replicateProducts, shopifyFixturesAvailable, shopifyFixturesDir, startShopifyStore, type FakeShopifyStore } from '../test/support/shopify-store.js';
 import { freshDatabase, startWorkerProcess, stopWorkerProcess, type WorkerProcess } from '../test/support/worker-processes.js';
 import { DEFAULT_URL } from './eventstore.js';
@@ -44,7 +45,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function measure(server: string, natsUrl: string, workerCount: number, items: number, syncs: number, delayS: number): Promise<Row> {
   const database = await freshDatabase(server, 'bench_scale');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-bench-scale-'));
-  const env = { DATABASE_URL: database.url, NATS_URL: natsUrl, NATS_PREFIX: `bench${randomBytes(4).toString('hex')}`, STYLIST_SECRET: 'b'.repeat(40), SYNC_SCHEDULER_INTERVAL_SECONDS: '2' };
+  const env = { DATABASE_URL: database.url, NATS_URL: natsUrl, NATS_PREFIX: `bench${randomBytes(4).toString('hex')}`, STYLIST_SECRET: 'b'.repeat(40), SYNC_SCHEDULER_INTERVAL_SECONDS: '2', ...LOCAL_STORES_ENV };
   const logger = createLogger({ level: 'silent' });
   const platform = await openPlatform(loadConfig({ ...env, DATA_DIR: path.join(dataDir, 'api'), LOG_LEVEL: 'silent' }), logger);
   const workers: WorkerProcess[] = [];

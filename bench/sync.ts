@@ -27,6 +27,7 @@ import { redactUrl } from '../infra/db/database.js';
 import { loadConfig } from '../infra/config/config.js';
 import { cleanEnv, stylistBin } from '../test/support/cli.js';
 import { deleteStreams } from '../test/support/nats.js';
+import { LOCAL_STORES_ENV } from '../test/support/outbound.js';
 import { loadShopifyFixtures, replicateProducts, shopifyFixturesAvailable, shopifyFixturesDir, startShopifyStore } from '../test/support/shopify-store.js';
 import { DEFAULT_URL } from './eventstore.js';
 
@@ -169,7 +170,8 @@ async function measure(server: string, natsUrl: string, workerCount: number, pro
   const notes: string[] = [];
   const database = await freshDatabase(server);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-bench-sync-'));
-  const shared = { DATABASE_URL: database.url, NATS_URL: natsUrl, NATS_PREFIX: `bench${randomBytes(4).toString('hex')}`, STYLIST_SECRET: 'b'.repeat(40) };
+  // The fake store listens on 127.0.0.1.
+  const shared = { DATABASE_URL: database.url, NATS_URL: natsUrl, NATS_PREFIX: `bench${randomBytes(4).toString('hex')}`, STYLIST_SECRET: 'b'.repeat(40), ...LOCAL_STORES_ENV };
   const cleanups: Array<() => Promise<unknown>> = [];
   const store = await startShopifyStore(null, { products, photos: 'none' });
   const started: Child[] = [];

@@ -40,6 +40,13 @@ const integer = (fallback: number, min: number, max: number) =>
       .max(max, `must be a whole number from ${min} to ${max}`),
   );
 
+/** true or false (1/0, yes/no also), any case; unset or empty is the fallback. */
+const flag = (fallback: boolean) =>
+  z.preprocess(
+    (value) => (value === undefined || value === '' ? String(fallback) : String(value).trim().toLowerCase()),
+    z.enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' }).transform((value) => value === 'true' || value === '1' || value === 'yes'),
+  );
+
 const TRUST_PROXY_MESSAGE =
   'must be false, the number of proxies in front of the service (1 to 10), or their addresses or CIDRs separated by commas (e.g. 10.0.0.0/8,127.0.0.1)';
 
@@ -104,6 +111,7 @@ const environment = z.object({
   SYNC_CONCURRENCY: integer(1, 1, 16),
   QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   PROJECTION_LAG_LIMIT_SECONDS: integer(30, 1, 86_400),
+  OUTBOUND_ALLOW_PRIVATE: flag(false),
 });
 
 export type Environment = z.infer<typeof environment>;
@@ -140,6 +148,10 @@ export interface Config {
   projections: {
     /** `/readyz` answers 503 when a projection's oldest unapplied event is older than this. */
     lagLimitSeconds: number;
+  };
+  outbound: {
+    /** Store feeds and photos may be fetched from loopback, private and link-local addresses (tests and local setups). */
+    allowPrivate: boolean;
   };
 }
 
@@ -196,6 +208,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sync: { heartbeatTimeoutMs: e.SYNC_HEARTBEAT_TIMEOUT_SECONDS * 1000, schedulerIntervalMs: e.SYNC_SCHEDULER_INTERVAL_SECONDS * 1000, concurrency: e.SYNC_CONCURRENCY },
     queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
     projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS },
+    outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },
   };
 }
 

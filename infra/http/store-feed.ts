@@ -4,6 +4,7 @@
 // the run.
 import { STATUS_CODES } from 'node:http';
 import { count, deepestMessage, discard, errorCode, formatBytes, formatDuration, isJson, isWebUrl, retryAfterMs, sleep, withoutQuery } from './fetch-helpers.js';
+import { outboundClient, OutboundRefused, type Outbound } from './outbound.js';
 
 export interface FeedNotice {
   level: 'info' | 'warn' | 'error';
@@ -34,6 +35,8 @@ export interface FeedOptions {
   /** Entries for the sync log: retries, redirects followed, repeated products, skipped entries, the cap. */
   onNotice?: (notice: FeedNotice) => void;
   userAgent?: string;
+  /** Every page and redirect goes through it. Default: the client that fetches public addresses only. */
+  outbound?: Outbound;
 }
 
 export interface FeedResult {
@@ -93,6 +96,7 @@ interface Run {
   retryBaseMs: number;
   retryMaxMs: number;
   userAgent: string;
+  outbound: Outbound;
   signal: AbortSignal | undefined;
   onPage: FeedOptions['onPage'];
   notify: (level: FeedNotice['level'], message: string) => void;
@@ -186,6 +190,7 @@ function startRun(options: FeedOptions): Run {
     retryBaseMs: whole('retryBaseMs', options.retryBaseMs ?? 1_000, 0),
     retryMaxMs: whole('retryMaxMs', options.retryMaxMs ?? 60_000, 0),
     userAgent: options.userAgent ?? 'StylistSync/1.0 (+https://github.com/stylist)',
+    outbound: options.outbound ?? outboundClient(false),
     signal: options.signal,
     onPage: options.onPage,
     notify: (level, message) => onNotice?.({ level, message }),
@@ -234,7 +239,10 @@ async function attemptPage(url: string, page: number, run: Run): Promise<unknown
 async function followRedirects(start: string, page: number, signal: AbortSignal, run: Run): Promise<Response> {
   let url = start;
   for (let redirects = 0; ; redirects++) {
-    const response = await fetch(url, { redirect: 'manual', signal, headers: { accept: 'application/json', 'user-agent': run.userAgent } });
+    const response = await run.outbound.fetch(url, { signal, headers: { accept: 'application/json', 'user-agent': run.userAgent } }).catch((error: unknown) => {
+      // Not the store misbehaving: an address Stylist does not fetch; asking again would change nothing.
+      throw error instanceof OutboundRefused ? new FeedError(`Page ${page}: ${error.message}`, page) : error;
+    });
     if (!REDIRECT_STATUSES.has(response.status)) return response;
     discard(response);
     const location = response.headers.get('location');

@@ -6,13 +6,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import t, { type Test } from 'tap';
 import { allProjectors } from '../../projections/index.js';
+import { LOCAL_STORES_ENV } from '../support/outbound.js';
 import { productShot, startPhotoServer } from '../support/photo-server.js';
 import { startTestService } from '../support/service.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/shopify');
 
 const setUp = async (t: Test, dataset: object = {}) => {
-  const service = await startTestService(t, { workers: ['ingest'] });
+  // Photos come from a server on 127.0.0.1.
+  const service = await startTestService(t, { workers: ['ingest'], env: { ...LOCAL_STORES_ENV } });
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const headers = { authorization: `Bearer ${org.privateKey}` };
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => service.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
@@ -139,6 +141,44 @@ t.test('photos: stored as images/<uuid>.jpeg; a broken one is noted on the item 
   const until = Date.now() + 30_000;
   while (Date.now() < until && (await Promise.all(keys.map((key: string) => service.platform.objects.head(key)))).some(Boolean)) await new Promise((resolve) => setTimeout(resolve, 100));
   t.same(await Promise.all(keys.map((key: string) => service.platform.objects.head(key))), [null, null], 'photos removed after the dataset is deleted');
+});
+
+t.test('a photo that stalls, trickles or never ends fails that photo; the item is processed with the rest', async (t) => {
+  const photos = await startPhotoServer(t, { '/red.png': await productShot('#c0392b') });
+  const { call, datasetId, upload, drained } = await setUp(t);
+  const images = ['/red.png', '/stalls.jpg', '/trickle.jpg', '/endless.jpg'].map((p) => ({ src: `${photos.url}${p}` }));
+  const { queued } = (await upload({ items: [{ sku: 'GLOVE-1', name: 'Leather Gloves', images }] })).json();
+  await drained();
+  const item = (await call('GET', `/v1/datasets/${datasetId}/items/${queued[0].itemId}`)).json().item;
+  t.match(item.product.assets.images, [{ originalImageUrl: images[0]!.src }]);
+  t.equal(item.product.assets.images.length, 1);
+  const processed = (await call('GET', `/v1/datasets/${datasetId}/items/${queued[0].itemId}/history`)).json().events.find((e: { type: string }) => e.type === 'ItemProcessed');
+  t.match(processed.data.photoProblems, [
+    { src: images[1]!.src, problem: /^no answer within \d+ ms$/ },
+    { src: images[2]!.src, problem: /^no answer within \d+ ms$/ },
+    { src: images[3]!.src, problem: /^larger than \d+ bytes$/ },
+  ]);
+});
+
+t.test('with the default configuration a photo on this machine is refused: the item is processed without it', async (t) => {
+  const photos = await startPhotoServer(t, { '/red.png': await productShot('#c0392b') });
+  const service = await startTestService(t, { workers: ['ingest'] });
+  const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
+  const headers = { authorization: `Bearer ${org.privateKey}` };
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) => service.app.inject({ method, url, headers, payload });
+  const datasetId = (await call('POST', '/v1/datasets', { name: 'Main' })).json().datasetId as string;
+  const src = `${photos.url}/red.png`;
+  const { queued } = (await call('POST', `/v1/datasets/${datasetId}/items/upload`, { items: [tee({ images: [{ src }] })] })).json();
+  const until = Date.now() + 60_000;
+  let history: Array<{ type: string; data: { photoProblems?: unknown } }> = [];
+  while (Date.now() < until && !history.some((e) => e.type === 'ItemProcessed')) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    history = (await call('GET', `/v1/datasets/${datasetId}/items/${queued[0].itemId}/history`)).json().events;
+  }
+  t.same(history.find((e) => e.type === 'ItemProcessed')?.data.photoProblems, [{ src, problem: 'refused: 127.0.0.1 is a loopback address (this machine); Stylist only fetches addresses on the public internet' }]);
+  const item = (await call('GET', `/v1/datasets/${datasetId}/items/${queued[0].itemId}`)).json().item;
+  t.same(item.product.assets.images, [], 'processed, without the photo');
+  t.same([...photos.hits], [], 'the photo server saw nothing');
 });
 
 t.test('autoPublish off: processed items wait archived until set active; targetGender forces the gender', async (t) => {

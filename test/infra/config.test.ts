@@ -85,6 +85,7 @@ t.test('every bad value is refused with one line that names the variable', async
     [{ TRUST_PROXY: '10.0.0.0/33' }, /^configuration error: TRUST_PROXY /],
     [{ TRUST_PROXY: '10.0.0.0/8,proxy.example' }, /^configuration error: TRUST_PROXY /],
     [{ LOG_LEVEL: 'loud' }, /^configuration error: LOG_LEVEL /],
+    [{ OUTBOUND_ALLOW_PRIVATE: 'sometimes' }, /^configuration error: OUTBOUND_ALLOW_PRIVATE must be true or false \(got "sometimes"\)$/],
   ];
   for (const [env, expected] of cases) {
     const message = fails(env);
@@ -150,4 +151,13 @@ t.test('EVENTSTORE_URL accepts exactly the URLs the EventStoreDB client parses',
     fails({ EVENTSTORE_URL: 'kurrentdb://127.0.0.1:2113?tls=false' }),
     /^configuration error: EVENTSTORE_URL must be an esdb:\/\/ or esdb\+discover:\/\/ URL \(kurrentdb:\/\/ is not accepted by the EventStoreDB client of this build/,
   );
+});
+
+t.test('OUTBOUND_ALLOW_PRIVATE is off unless set to true', async (t) => {
+  t.equal(loadConfig({}).outbound.allowPrivate, false);
+  t.equal(loadConfig({ OUTBOUND_ALLOW_PRIVATE: '' }).outbound.allowPrivate, false);
+  t.equal(loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'false' }).outbound.allowPrivate, false);
+  t.equal(loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'true' }).outbound.allowPrivate, true);
+  t.equal(loadConfig({ OUTBOUND_ALLOW_PRIVATE: ' TRUE ' }).outbound.allowPrivate, true);
+  t.equal(loadConfig({ OUTBOUND_ALLOW_PRIVATE: '1' }).outbound.allowPrivate, true);
 });

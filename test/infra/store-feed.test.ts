@@ -2,8 +2,12 @@
 // twice, the product cap, and each way a real store fails (flaky, rate-limited, gone, a password
 // page, broken JSON, redirect loops, huge or hung answers) ending in a retry or a clear FeedError.
 import t from 'tap';
-import { FeedError, feedPageUrl, fetchStoreFeed, type FeedNotice, type FeedOptions } from '../../infra/http/store-feed.js';
+import { FeedError, feedPageUrl, fetchStoreFeed as fetchAnyStoreFeed, type FeedNotice, type FeedOptions } from '../../infra/http/store-feed.js';
+import { localStores } from '../support/outbound.js';
 import { loadShopifyFixtures, replicateProducts, type FakeShopifyStore, shopifyFixturesAvailable, shopifyFixturesDir, startShopifyStore } from '../support/shopify-store.js';
+
+/** The fake store listens on 127.0.0.1: it is read as with OUTBOUND_ALLOW_PRIVATE=true (the refusal is tested in store-feed-outbound.test.ts). */
+const fetchStoreFeed = (endpoint: string, options: FeedOptions = {}) => fetchAnyStoreFeed(endpoint, { outbound: localStores, ...options });
 
 const fixtures = shopifyFixturesAvailable() ? loadShopifyFixtures() : null;
 const needsFixtures = `needs ../shared/fixtures/shopify (${shopifyFixturesDir})`;

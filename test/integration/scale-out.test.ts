@@ -15,6 +15,7 @@ import { executeCommand } from '../../app/cli/execute.js';
 import { openPlatform } from '../../app/platform.js';
 import { startWorkers } from '../../app/workers.js';
 import { loadConfig } from '../../infra/config/config.js';
+import { LOCAL_STORES_ENV } from '../support/outbound.js';
 import { deleteStreams } from '../support/nats.js';
 import { loadShopifyFixtures, shopifyFixturesAvailable, startShopifyStore } from '../support/shopify-store.js';
 import { freshDatabase, startWorkerProcess, type WorkerProcess } from '../support/worker-processes.js';
@@ -37,6 +38,8 @@ async function cluster(t: Test, workerCount: number) {
     STYLIST_SECRET: 's'.repeat(40),
     SYNC_HEARTBEAT_TIMEOUT_SECONDS: String(HEARTBEAT_TIMEOUT_S),
     SYNC_SCHEDULER_INTERVAL_SECONDS: String(SCHEDULER_INTERVAL_S),
+    // The fake stores listen on 127.0.0.1.
+    ...LOCAL_STORES_ENV,
   };
   const logger = createLogger({ level: 'silent' });
   const platform = await openPlatform(loadConfig({ ...env, DATA_DIR: path.join(dataDir, 'api'), LOG_LEVEL: 'silent' }), logger);

@@ -1,5 +1,6 @@
 // A local HTTP server standing in for a store's image CDN: real PNG and JPEG photos drawn with
-// sharp, and the ways real ones fail (missing, not an image, endless redirects, too slow).
+// sharp, and the ways real ones fail (missing, not an image, endless redirects, too slow, stalled
+// or trickling bodies, bodies without end, redirects anywhere).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
@@ -39,6 +40,33 @@ export async function startPhotoServer(t: Teardown, photos: Record<string, Buffe
       response.end();
     } else if (path === '/slow.jpg') {
       setTimeout(() => response.destroy(), 60_000).unref();
+    } else if (path === '/stalls.jpg') {
+      // Headers and the start of a JPEG, then silence.
+      response.writeHead(200, { 'content-type': 'image/jpeg' });
+      response.write(Buffer.from([0xff, 0xd8, 0xff]));
+    } else if (path === '/trickle.jpg') {
+      // Never silent for long, never done: only a cap on the whole photo ends it.
+      response.writeHead(200, { 'content-type': 'image/jpeg' });
+      response.write(Buffer.from([0xff, 0xd8, 0xff]));
+      const timer = setInterval(() => response.write(Buffer.alloc(1)), 50);
+      response.on('close', () => clearInterval(timer));
+    } else if (path === '/endless.jpg') {
+      // Chunked, no Content-Length: only counting the bytes finds it too large.
+      response.writeHead(200, { 'content-type': 'image/jpeg' });
+      const chunk = Buffer.alloc(64 * 1024, 0xff);
+      let sent = 0;
+      const more = () => {
+        while (!response.destroyed && sent < 64 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', more);
+        }
+        response.end();
+      };
+      more();
+    } else if (path === '/away') {
+      // Sends the client wherever ?to= says.
+      response.writeHead(302, { location: new URL(request.url ?? '/', 'http://photos.invalid').searchParams.get('to') ?? '/' });
+      response.end();
     } else {
       response.writeHead(404, { 'content-type': 'text/plain' });
       response.end('not found');

@@ -3,14 +3,20 @@
 import { crc32, deflateSync } from 'node:zlib';
 import t from 'tap';
 import sharp from 'sharp';
-import { fetchPhotoBytes, MAX_PHOTO_PIXELS, normalisePhoto, PhotoProblem, sniffImage, storePhoto } from '../../workers/ingest/photos.js';
+import { fetchPhotoBytes as fetchAnyPhotoBytes, MAX_PHOTO_PIXELS, normalisePhoto, PhotoProblem, sniffImage, storePhoto as storeAnyPhoto, type PhotoLimits } from '../../workers/ingest/photos.js';
 import { openFileObjectStore } from '../../infra/objects/files.js';
+import { localStores } from '../support/outbound.js';
 import { productShot, startPhotoServer } from '../support/photo-server.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const limits = { timeoutMs: 500, maxBytes: 200_000, maxRedirects: 2, maxSide: 300 };
+
+// The photo server listens on 127.0.0.1: photos are fetched as with OUTBOUND_ALLOW_PRIVATE=true
+// (the refusal is tested in photos-outbound.test.ts).
+const fetchPhotoBytes = (src: string, photoLimits: PhotoLimits) => fetchAnyPhotoBytes(src, photoLimits, localStores);
+const storePhoto = (...[objects, itemId, src, options]: Parameters<typeof storeAnyPhoto>) => storeAnyPhoto(objects, itemId, src, { outbound: localStores, ...options });
 
 t.test('sniffing reads the bytes, not the name', async (t) => {
   t.equal(sniffImage(await productShot('#123456', 'png')), 'png');

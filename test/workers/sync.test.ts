@@ -8,6 +8,7 @@ import t, { type Test } from 'tap';
 import { startWorkers } from '../../app/workers.js';
 import { requestSyncJob } from '../../commands/sync-jobs.js';
 import { itemIdFor } from '../../domain/item/identity.js';
+import { LOCAL_STORES_ENV } from '../support/outbound.js';
 import { startTestService } from '../support/service.js';
 import { loadShopifyFixtures, shopifyFixturesAvailable, startShopifyStore } from '../support/shopify-store.js';
 
@@ -26,9 +27,10 @@ const until = async <T>(what: string, read: () => Promise<T>, done: (value: T) =
   }
 };
 
-const setUp = async (t: Test, options: { workers?: string[]; env?: Record<string, string>; store?: Parameters<typeof startShopifyStore>[1] } = {}) => {
+/** `localStores: false` runs the service as configured by default, which refuses the fake store's 127.0.0.1. */
+const setUp = async (t: Test, options: { workers?: string[]; env?: Record<string, string>; store?: Parameters<typeof startShopifyStore>[1]; localStores?: boolean } = {}) => {
   const store = await startShopifyStore(t, { photos: 'none', ...options.store });
-  const service = await startTestService(t, { workers: options.workers ?? ['sync', 'ingest', 'scheduler'], env: options.env });
+  const service = await startTestService(t, { workers: options.workers ?? ['sync', 'ingest', 'scheduler'], env: { ...(options.localStores === false ? {} : LOCAL_STORES_ENV), ...options.env } });
   const org = await service.cli(['org', 'create', '--name', 'Woven Boutique', '--json']);
   const headers = { authorization: `Bearer ${org.privateKey}` };
   const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => {
@@ -309,4 +311,18 @@ t.test('workers claim the highest priority first, then the oldest', needsFixture
   t.equal(asked!.priority, 10);
   t.ok(Date.parse(scheduled.createdAt) < Date.parse(asked!.createdAt), 'the scheduled job is older');
   t.ok(Date.parse(first.worker.startedAt) < Date.parse(second.worker.startedAt), 'yet the job someone asked for ran first');
+});
+
+t.test('with the default configuration a store on this machine is refused: the job fails with a reason the merchant can read, nothing is imported', async (t) => {
+  const products = Array.from({ length: 5 }, (_, i) => ({ id: 6_100_000 + i, title: `Silk scarf ${i}`, variants: [{ id: 6_200_000 + i, sku: `SS-${i}`, price: '35.00' }], images: [] }));
+  const { store, connect, jobs, finished, activeItems, logs } = await setUp(t, { workers: ['sync', 'ingest'], localStores: false, store: { products } });
+  const sourceId = await connect();
+  const failed = await finished(sourceId, (await jobs(sourceId))[0]!.jobId);
+  const reason = 'Page 1: refused: 127.0.0.1 is a loopback address (this machine); Stylist only fetches addresses on the public internet';
+  t.match(failed, { status: 'failed', result: { error: reason, stats: { retrieved: 0, added: 0 } } });
+  const [log] = await logs(sourceId);
+  t.match(log, { status: 'failed' });
+  t.ok(log!.entries.some((entry: Product) => entry.level === 'error' && entry.message === reason), 'the log says why');
+  t.equal(await activeItems(), 0);
+  t.same(store.requests, [], 'the store never saw a request');
 });

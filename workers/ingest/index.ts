@@ -2,6 +2,7 @@
 // with a process (the in-process queue keeps nothing across restarts; the event store and the
 // queue rows do), and the background clean-up of deleted datasets.
 import { DATASET_CLEANUP_SUBJECT, datasetCleanupMessage, INGEST_SUBJECT, ingestMessage, type IngestMessage } from '../../infra/queue/messages.js';
+import { outboundClient } from '../../infra/http/outbound.js';
 import { openModels } from '../../infra/models/index.js';
 import { getDataset } from '../../projections/queries/datasets.js';
 import { waitingQueueRows } from '../../projections/queries/items.js';
@@ -34,6 +35,7 @@ export const ingestWorker: WorkerDefinition<IngestMessage> = {
           embedder: models.embedder,
           logger: context.logger,
           localPhotos: demoPhotos,
+          outbound: outboundClient(context.config.outbound.allowPrivate),
           findDataset: datasets,
           heartbeat: () => job.working(),
         },

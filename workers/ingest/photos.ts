@@ -1,11 +1,13 @@
-// Product photos from the merchant's servers: fetched with a timeout, a size cap and a bounded
-// number of redirects, checked by their bytes (not their Content-Type), normalised to JPEG with
+// Product photos from the merchant's servers: fetched through the outbound client (public
+// addresses only) with a timeout, a size cap and a bounded number of redirects, checked by their bytes (not their Content-Type), normalised to JPEG with
 // sharp and stored as `images/<uuid>.jpeg`. The uuid derives from the item and the source URL, so
 // reprocessing an item rewrites the same objects instead of piling up copies.
 import sharp from 'sharp';
 import { v5 as uuidv5 } from 'uuid';
 import type { ProductPhoto } from '../../infra/models/port.js';
 import type { ObjectStore } from '../../infra/objects/port.js';
+import { deepestMessage, discard } from '../../infra/http/fetch-helpers.js';
+import { outboundClient, OutboundRefused, readCapped, type Outbound } from '../../infra/http/outbound.js';
 
 const IMAGE_ID_NAMESPACE = '0e8f5a3c-7b1d-4c2e-9f6a-3d5b7c9e1f20';
 
@@ -40,57 +42,54 @@ export function sniffImage(bytes: Uint8Array): 'jpeg' | 'png' | 'gif' | 'webp' |
 /** Shopify feeds often give protocol-relative `//cdn.shopify.com/…` sources. */
 const absolute = (src: string): string => (src.startsWith('//') ? `https:${src}` : src);
 
-export async function fetchPhotoBytes(src: string, limits: PhotoLimits = DEFAULT_PHOTO_LIMITS): Promise<Buffer> {
+/**
+ * One deadline covers the whole photo (redirects and body included), and every way it can go wrong
+ * (stalled, trickling, too large, redirected badly or to an address Stylist does not fetch) is a
+ * PhotoProblem: that photo fails, never its item.
+ */
+export async function fetchPhotoBytes(src: string, limits: PhotoLimits = DEFAULT_PHOTO_LIMITS, outbound: Outbound = outboundClient(false)): Promise<Buffer> {
   let url: URL;
   try {
     url = new URL(absolute(src));
   } catch {
     throw new PhotoProblem('not a URL');
   }
+  const deadline = AbortSignal.timeout(limits.timeoutMs);
+  const problem = (error: unknown): PhotoProblem => {
+    if (error instanceof PhotoProblem) return error;
+    if (error instanceof OutboundRefused) return new PhotoProblem(error.message);
+    if (deadline.aborted) return new PhotoProblem(`no answer within ${limits.timeoutMs} ms`);
+    return new PhotoProblem(`fetch failed (${deepestMessage(error)})`);
+  };
   for (let redirects = 0; ; redirects++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PhotoProblem(`unsupported scheme ${url.protocol}`);
     let response: Response;
     try {
-      response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(limits.timeoutMs), headers: { accept: 'image/*' } });
+      response = await outbound.fetch(url, { signal: deadline, headers: { accept: 'image/*' } });
     } catch (error) {
-      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new PhotoProblem(timedOut ? `no answer within ${limits.timeoutMs} ms` : `fetch failed (${error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error)})`);
+      throw problem(error);
     }
-    if (response.status >= 300 && response.status < 400 && response.headers.get('location')) {
-      await response.body?.cancel();
+    const location = response.headers.get('location');
+    if (response.status >= 300 && response.status < 400 && location) {
+      discard(response);
       if (redirects >= limits.maxRedirects) throw new PhotoProblem(`more than ${limits.maxRedirects} redirects`);
-      url = new URL(response.headers.get('location')!, url);
+      try {
+        url = new URL(location, url);
+      } catch {
+        throw new PhotoProblem(`redirected to ${location.slice(0, 200)}, which is not a URL`);
+      }
       continue;
     }
     if (!response.ok) {
-      await response.body?.cancel();
+      discard(response);
       throw new PhotoProblem(`HTTP ${response.status}`);
     }
-    const declared = Number(response.headers.get('content-length'));
-    if (declared > limits.maxBytes) {
-      await response.body?.cancel();
-      throw new PhotoProblem(`larger than ${limits.maxBytes} bytes`);
+    try {
+      return await readCapped(response, limits.maxBytes, () => new PhotoProblem(`larger than ${limits.maxBytes} bytes`));
+    } catch (error) {
+      throw problem(error);
     }
-    return readCapped(response, limits.maxBytes);
   }
-}
-
-async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const reader = response.body?.getReader();
-  if (!reader) return Buffer.alloc(0);
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new PhotoProblem(`larger than ${maxBytes} bytes`);
-    }
-    chunks.push(Buffer.from(value));
-  }
-  return Buffer.concat(chunks);
 }
 
 /** Far above any product photo (a 50 MP camera), far below what would exhaust a worker's memory. */
@@ -143,11 +142,11 @@ export async function storePhoto(
   objects: ObjectStore,
   itemId: string,
   src: string,
-  options: { limits?: PhotoLimits; local?: LocalPhotoSource } = {},
+  options: { limits?: PhotoLimits; local?: LocalPhotoSource; outbound?: Outbound } = {},
 ): Promise<StoredPhoto | { src: string; problem: string }> {
   const limits = options.limits ?? DEFAULT_PHOTO_LIMITS;
   try {
-    const bytes = (await options.local?.(src)) ?? (await fetchPhotoBytes(src, limits));
+    const bytes = (await options.local?.(src)) ?? (await fetchPhotoBytes(src, limits, options.outbound));
     const photo = await normalisePhoto(bytes, limits.maxSide);
     const id = imageIdFor(itemId, src);
     const key = `images/${id}.jpeg`;

@@ -10,6 +10,7 @@ import { SEARCH_TEXT_VERSION, searchText } from '../../domain/catalogue/search-t
 import { labelsSchema } from '../../domain/catalogue/vocabulary.js';
 import type { ItemImage } from '../../domain/item/index.js';
 import type { EventStore } from '../../infra/eventstore/port.js';
+import type { Outbound } from '../../infra/http/outbound.js';
 import type { Embedder, Labeller, ProductPhoto } from '../../infra/models/port.js';
 import type { ObjectStore } from '../../infra/objects/port.js';
 import { getDataset } from '../../projections/queries/datasets.js';
@@ -30,6 +31,8 @@ export interface IngestDeps {
   logger: Logger;
   photoLimits?: PhotoLimits;
   localPhotos?: LocalPhotoSource;
+  /** Photos are fetched through it; default: public addresses only. */
+  outbound?: Outbound;
   /** Called between slow steps so the queue does not hand the job to another worker. */
   heartbeat?: () => Promise<void>;
   /** The dataset's settings; the worker passes a short-lived cache (they change rarely, items come in thousands). */
@@ -73,7 +76,7 @@ export async function processItem(deps: IngestDeps, message: { itemId: string; d
   const stored: Array<Awaited<ReturnType<typeof storePhoto>>> = new Array(sources.length);
   for (let start = 0; start < sources.length; start += PHOTO_CONCURRENCY) {
     const batch = sources.slice(start, start + PHOTO_CONCURRENCY);
-    const results = await Promise.all(batch.map((src) => storePhoto(deps.objects, itemId, src, { limits: deps.photoLimits, local: deps.localPhotos })));
+    const results = await Promise.all(batch.map((src) => storePhoto(deps.objects, itemId, src, { limits: deps.photoLimits, local: deps.localPhotos, outbound: deps.outbound })));
     results.forEach((result, i) => (stored[start + i] = result));
     await deps.heartbeat?.();
   }

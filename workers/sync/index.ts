@@ -3,6 +3,7 @@
 // silent, and the purge of finished jobs, in one process at a time.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { outboundClient } from '../../infra/http/outbound.js';
 import { SYNC_SUBJECT, syncMessage, type SyncMessage } from '../../infra/queue/messages.js';
 import type { WorkerDefinition } from '../worker.js';
 import { handleSyncMessage } from './run-sync.js';
@@ -24,6 +25,7 @@ export const syncWorker: WorkerDefinition<SyncMessage> = {
           workerId,
           heartbeatTimeoutMs: context.config.sync.heartbeatTimeoutMs,
           halt: context.halt,
+          feed: { outbound: outboundClient(context.config.outbound.allowPrivate) },
           working: () => job.working(),
         },
         job.payload,

@@ -33,7 +33,7 @@ export interface SyncDeps {
   heartbeatTimeoutMs: number;
   /** Aborted when the process is going away for good: stop at once, write nothing more. */
   halt?: AbortSignal;
-  /** Overrides for the feed fetcher (tests shorten back-off). */
+  /** Overrides for the feed fetcher: the outbound client (OUTBOUND_ALLOW_PRIVATE), shorter back-off in tests. */
   feed?: Partial<FeedOptions>;
   /** Called with every beat: the queue message is still being worked on. */
   working?: () => Promise<void>;
