@@ -19,7 +19,7 @@ import { itemSchema } from './item-schema.js';
 import { pagination, paginationSchema, validatedPage } from './pagination.js';
 
 export const UPLOAD_LIMIT = 1000;
-const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
+export const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
 
 const uploadMessages = {
   shape: `Send items (ItemInput objects) or products (objects of a store's products.json): an array of 1 to ${UPLOAD_LIMIT} entries.`,
