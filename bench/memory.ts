@@ -168,7 +168,7 @@ async function measureSync(backend: Backend, count: number): Promise<Row> {
 
 /** 1,000 real products, the body padded with description text to `bytes` exactly (when the bounds allow it). */
 function uploadBody(bytes: number, run: number): Buffer {
-  const products = replicateProducts(loadShopifyFixtures(), 1000).map((product, i) => ({ ...product, id: `${run}-${i}`, images: (product.images ?? []).slice(0, 10) }));
+  const products: Product[] = replicateProducts(loadShopifyFixtures(), 1000).map((product: Product, i) => ({ ...product, id: `${run}-${i}`, images: (product.images ?? []).slice(0, 10) }));
   const bare = Buffer.byteLength(JSON.stringify({ products }));
   const spare = Math.max(0, bytes - bare);
   const each = Math.floor(spare / products.length);

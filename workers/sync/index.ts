@@ -23,6 +23,7 @@ export const syncWorker: WorkerDefinition<SyncMessage> = {
           logger: context.logger,
           workerId,
           heartbeatTimeoutMs: context.config.sync.heartbeatTimeoutMs,
+          feed: { maxFeedBytes: context.config.sync.maxFeedBytes, maxProducts: context.config.sync.maxProducts },
           halt: context.halt,
           working: () => job.working(),
         },
