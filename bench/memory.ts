@@ -9,7 +9,7 @@
 // their memory is not counted. Goal: peak RSS ≤ 512 MB in both.
 //   node --import tsx bench/memory.ts
 //   BENCH_MEMORY_PRODUCTS=25000  BENCH_MEMORY_UPLOADS=4  BENCH_MEMORY_UPLOAD_MB=<body size; default the route's limit>
-//   BENCH_MEMORY_BACKENDS=postgres,pglite  DATABASE_URL=postgres://… (server; a fresh database per child, dropped afterwards)
+//   BENCH_MEMORY_LOADS=sync,upload  BENCH_MEMORY_BACKENDS=postgres,pglite  DATABASE_URL=postgres://… (server; a fresh database per child, dropped afterwards)
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -230,7 +230,11 @@ async function main(): Promise<void> {
   const backends = (process.env.BENCH_MEMORY_BACKENDS || 'postgres,pglite').split(',').filter((name): name is Backend => name === 'pglite' || name === 'postgres');
   console.error(`bench/memory.ts: ${backends.join(' and ')} (Postgres ${redactUrl(process.env.DATABASE_URL || DEFAULT_URL)}), in-process queue; node ${process.version}`);
   const rows: Row[] = [];
-  for (const backend of backends) rows.push(await measureSync(backend, count), await measureUploads(backend, uploads, bytes));
+  const loads = (process.env.BENCH_MEMORY_LOADS || 'sync,upload').split(',');
+  for (const backend of backends) {
+    if (loads.includes('sync')) rows.push(await measureSync(backend, count));
+    if (loads.includes('upload')) rows.push(await measureUploads(backend, uploads, bytes));
+  }
   console.table(rows);
   for (const r of rows) console.log(`verdict: ${r.backend}, ${r.load}: ${r['peak MB'] <= GOAL_PEAK_MB ? 'meets' : 'MISSES'} the goal (peak ${r['peak MB']} MB RSS ≤ ${GOAL_PEAK_MB})`);
   await mkdir(new URL('results/', import.meta.url), { recursive: true });

@@ -27,6 +27,7 @@ export interface UploadOutcome {
 
 const describeIssue = (issue: z.core.$ZodIssue): string => {
   const path = issue.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('').replace(/^\./, '');
+  if (path && issue.message.startsWith('must ')) return `${path} ${issue.message}`;
   return path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message;
 };
 

@@ -353,7 +353,8 @@ class InvalidJson extends Error {}
  * still reads as too deep to the checks after it.
  */
 class ProductsParser {
-  private readonly tokenizer = new Tokenizer();
+  // Buffered strings: the default builds each string a character at a time, one small string per character.
+  private readonly tokenizer = new Tokenizer({ stringBufferSize: 64 * 1024, numberBufferSize: 64 });
   private readonly tokens = new TokenParser({ paths: ['$.products', '$.products.*'], keepStack: false });
   private readonly found: PageEntry[] = [];
   private depth = 0;
