@@ -7,7 +7,7 @@
 // each revision, the other re-reads and decides again on what the winner queued.
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { itemInputSchema, listingFromItemInput, listingFromShopifyProduct, shopifyProductSchema, type Listing } from '../domain/catalogue/product-input.js';
+import { itemInputSchema, listingFromItemInput, listingFromShopifyProduct, shopifyProductFields, shopifyProductSchema, type Listing } from '../domain/catalogue/product-input.js';
 import { itemDecider, itemIdFor, listingHashes, type ItemStatus, type QueueKind } from '../domain/item/index.js';
 import type { CommandMeta } from '../domain/metadata.js';
 import { TEXT_PROBLEM, valueProblem } from '../domain/text.js';
@@ -27,6 +27,7 @@ export interface UploadOutcome {
 
 const describeIssue = (issue: z.core.$ZodIssue): string => {
   const path = issue.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('').replace(/^\./, '');
+  if (path && issue.message.startsWith('must ')) return `${path} ${issue.message}`;
   return path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message;
 };
 
@@ -35,21 +36,49 @@ const skuOf = (entry: unknown, shape: 'items' | 'products'): string | null => {
   return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : null;
 };
 
+const MAX_ENTRY_DEPTH = 16;
+
+/** A store feed is not checked by the HTTP edge: one bad product is skipped, never the whole run. */
+const entryProblem = (entry: unknown): string | null => {
+  const problem = valueProblem(entry, MAX_ENTRY_DEPTH);
+  if (!problem) return null;
+  return problem.kind === 'text' ? `${problem.path || 'the entry'} ${TEXT_PROBLEM}.` : `the entry is nested deeper than ${MAX_ENTRY_DEPTH} levels.`;
+};
+
+/** An entry already refused as it was read (a feed product); parseEntries lists it with the other failures. */
+export class RefusedEntry {
+  constructor(
+    readonly sku: string | null,
+    readonly error: string,
+  ) {}
+}
+
+/**
+ * What a sync holds of a feed product as the feed is read: only the fields a listing is made of,
+ * or, for a product the checks below would refuse, just why (checked on the whole product, as an
+ * upload's entry is).
+ */
+export function keepFeedProduct(product: Record<string, unknown>): unknown {
+  const problem = entryProblem(product);
+  return problem ? new RefusedEntry(skuOf(product, 'products'), problem) : shopifyProductFields(product);
+}
+
 /**
  * Each entry on its own: a listing, or why not. A sku seen earlier in the same batch is refused,
  * so a batch never queues one item twice.
  */
-const MAX_ENTRY_DEPTH = 16;
-
 export function parseEntries(shape: 'items' | 'products', entries: readonly unknown[], storeUrl: string): { listings: Array<{ index: number; listing: Listing }>; failures: UploadOutcome['failures'] } {
   const failures: UploadOutcome['failures'] = [];
   const listings: Array<{ index: number; listing: Listing }> = [];
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
-    // A store feed is not checked by the HTTP edge: one bad product is skipped, never the whole run.
-    const problem = valueProblem(entry, MAX_ENTRY_DEPTH);
+    if (entry instanceof RefusedEntry) {
+      failures.push({ index, sku: entry.sku, error: entry.error });
+      return;
+    }
+    const problem = entryProblem(entry);
     if (problem) {
-      failures.push({ index, sku: skuOf(entry, shape), error: problem.kind === 'text' ? `${problem.path || 'the entry'} ${TEXT_PROBLEM}.` : `the entry is nested deeper than ${MAX_ENTRY_DEPTH} levels.` });
+      failures.push({ index, sku: skuOf(entry, shape), error: problem });
       return;
     }
     const parsed = shape === 'items' ? itemInputSchema.safeParse(entry) : shopifyProductSchema.safeParse(entry);

@@ -33,71 +33,129 @@ export interface Listing {
   options: Array<{ name: string; values: string[] }>;
 }
 
-const text = (max: number) => z.string().max(max);
+/**
+ * Every field of both shapes is bounded, so one entry costs at most so much to hold, hash and
+ * store. Document 1 fixes none of these but the 10 images kept per item; the rest follow
+ * Shopify's own limits (255-character titles, tags, vendors and option values, 3 options, 250
+ * images and tags per product, 2,048 variants) with room to spare.
+ * Messages read `<path> must …` (describeIssue prefixes the path).
+ */
+export const ENTRY_LIMITS = {
+  sku: 200,
+  name: 500,
+  url: 2000,
+  description: 100_000,
+  label: 255,
+  tags: 250,
+  tag: 255,
+  images: 250,
+  imageSrc: 4000,
+  variants: 2048,
+  options: 3,
+  optionValues: 500,
+  optionText: 500,
+  modelText: 100,
+} as const;
+
+const L = ENTRY_LIMITS;
+const text = (max: number) => z.string().max(max, `must be at most ${max.toLocaleString('en-US')} characters.`);
+const list = <T extends z.ZodType>(entry: T, max: number) => z.array(entry).max(max, `must have at most ${max.toLocaleString('en-US')} entries.`);
 const money = z.union([z.number(), z.string().regex(/^\s*-?\d+(\.\d+)?\s*$/).transform(Number)]).pipe(z.number().min(0).max(1e9));
+const anId = z.union([z.string(), z.number().int()]).transform(String).pipe(text(L.sku));
 
 export const itemInputSchema = z.object({
-  sku: z.union([z.string(), z.number().int()]).transform(String).pipe(z.string().trim().min(1, 'sku is required.').max(200)),
-  name: z.string().trim().min(1, 'name is required.').max(500),
-  url: text(2000).optional(),
-  description: text(100_000).optional(),
-  brand: text(200).optional(),
-  productType: text(200).optional(),
-  tags: z.array(text(200)).max(250).optional(),
+  sku: z.union([z.string(), z.number().int()]).transform(String).pipe(z.string().trim().min(1, 'sku is required.').max(L.sku, `must be at most ${L.sku} characters.`)),
+  name: z.string().trim().min(1, 'name is required.').max(L.name, `must be at most ${L.name} characters.`),
+  url: text(L.url).optional(),
+  description: text(L.description).optional(),
+  brand: text(L.label).optional(),
+  productType: text(L.label).optional(),
+  tags: list(text(L.tag), L.tags).optional(),
   price: money.optional(),
   currency: z.string().regex(/^[A-Za-z]{3}$/, 'currency must be a 3-letter ISO 4217 code.').optional(),
-  images: z.array(z.object({ src: z.string().min(1).max(4000) })).max(250).optional(),
-  variants: z
-    .array(
-      z.object({
-        sku: z.union([z.string(), z.number().int()]).transform(String),
-        label: z.string().max(500).optional(),
-        options: z.array(z.object({ name: z.string().max(200), value: z.string().max(500) })).max(3).optional(),
-        inStock: z.boolean().optional(),
-        quantity: z.number().int().nullable().optional(),
-        price: money.optional(),
-        compareAtPrice: money.nullable().optional(),
-        variantId: z.union([z.string(), z.number().int()]).transform(String).optional(),
-      }),
-    )
-    .max(500)
-    .optional(),
-  model: z.object({ height: z.string().max(100).optional(), size: z.string().max(100).optional() }).optional(),
+  images: list(z.object({ src: z.string().min(1).pipe(text(L.imageSrc)) }), L.images).optional(),
+  variants: list(
+    z.object({
+      sku: anId,
+      label: text(L.optionText).optional(),
+      options: list(z.object({ name: text(L.label), value: text(L.optionText) }), L.options).optional(),
+      inStock: z.boolean().optional(),
+      quantity: z.number().int().nullable().optional(),
+      price: money.optional(),
+      compareAtPrice: money.nullable().optional(),
+      variantId: anId.optional(),
+    }),
+    L.variants,
+  ).optional(),
+  model: z.object({ height: text(L.modelText).optional(), size: text(L.modelText).optional() }).optional(),
 });
 export type ItemInput = z.input<typeof itemInputSchema>;
 
-const shopifyId = z.union([z.number().int(), z.string().min(1)]).transform(String);
-const nullableText = z.string().nullish().transform((value) => value ?? '');
+const shopifyId = z.union([z.number().int(), z.string().min(1)]).transform(String).pipe(text(L.sku));
+const nullableText = (max: number) => text(max).nullish().transform((value) => value ?? '');
+const optionValue = z.union([z.string(), z.number()]).transform(String).pipe(text(L.optionText));
 
 /** The fields of a `products.json` product we read; everything else is ignored. */
 export const shopifyProductSchema = z.object({
   id: shopifyId,
-  title: z.string().trim().min(1, 'title is required.').max(500),
-  handle: nullableText,
-  body_html: nullableText,
-  vendor: nullableText,
-  product_type: nullableText,
-  tags: z.union([z.array(z.string()), z.string()]).nullish().transform((tags) => (typeof tags === 'string' ? tags.split(',') : (tags ?? [])).map((t) => t.trim()).filter(Boolean)),
-  options: z.array(z.object({ name: z.string(), values: z.array(z.union([z.string(), z.number()]).transform(String)).optional() })).nullish(),
-  variants: z
-    .array(
-      z.object({
-        id: shopifyId.optional(),
-        title: nullableText,
-        sku: z.string().nullish(),
-        option1: z.string().nullish(),
-        option2: z.string().nullish(),
-        option3: z.string().nullish(),
-        available: z.boolean().nullish(),
-        inventory_quantity: z.number().int().nullish(),
-        price: money.nullish(),
-        compare_at_price: money.nullish(),
-      }),
-    )
-    .nullish(),
-  images: z.array(z.object({ src: z.string().min(1) })).nullish(),
+  title: z.string().trim().min(1, 'title is required.').max(L.name, `must be at most ${L.name} characters.`),
+  handle: nullableText(L.url),
+  body_html: nullableText(L.description),
+  vendor: nullableText(L.label),
+  product_type: nullableText(L.label),
+  // A string is Shopify's comma-separated form: bounded as the list it becomes.
+  tags: z
+    .union([z.array(z.string()), z.string()])
+    .nullish()
+    .transform((tags) => (typeof tags === 'string' ? tags.split(',') : (tags ?? [])).map((t) => t.trim()).filter(Boolean))
+    .pipe(list(text(L.tag), L.tags)),
+  options: list(z.object({ name: text(L.label), values: list(optionValue, L.optionValues).optional() }), L.options).nullish(),
+  variants: list(
+    z.object({
+      id: shopifyId.optional(),
+      title: nullableText(L.optionText),
+      sku: text(L.sku).nullish(),
+      option1: text(L.optionText).nullish(),
+      option2: text(L.optionText).nullish(),
+      option3: text(L.optionText).nullish(),
+      available: z.boolean().nullish(),
+      inventory_quantity: z.number().int().nullish(),
+      price: money.nullish(),
+      compare_at_price: money.nullish(),
+    }),
+    L.variants,
+  ).nullish(),
+  images: list(z.object({ src: z.string().min(1).pipe(text(L.imageSrc)) }), L.images).nullish(),
 });
 export type ShopifyProduct = z.input<typeof shopifyProductSchema>;
+
+const PRODUCT_FIELDS = ['id', 'title', 'handle', 'body_html', 'vendor', 'product_type', 'tags', 'options', 'variants', 'images'] as const;
+const VARIANT_FIELDS = ['id', 'title', 'sku', 'option1', 'option2', 'option3', 'available', 'inventory_quantity', 'price', 'compare_at_price'] as const;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Only the named keys that are present; anything that is not an object is kept as it is, for the schema to refuse. */
+function pick(value: unknown, keys: readonly string[]): unknown {
+  if (!isRecord(value)) return value;
+  const kept: Record<string, unknown> = {};
+  for (const key of keys) if (Object.hasOwn(value, key)) kept[key] = value[key];
+  return kept;
+}
+
+const each = (value: unknown, reduce: (entry: unknown) => unknown): unknown => (Array.isArray(value) ? value.map(reduce) : value);
+
+/**
+ * What shopifyProductSchema reads of a `products.json` product, and nothing else: a store's feed
+ * carries far more (every variant's weight, barcode and dates, every image's size and ids), and a
+ * sync holding 25,000 products holds only this. Parses exactly as the whole product would.
+ */
+export function shopifyProductFields(product: Record<string, unknown>): Record<string, unknown> {
+  const kept = pick(product, PRODUCT_FIELDS) as Record<string, unknown>;
+  if ('options' in kept) kept.options = each(kept.options, (option) => pick(option, ['name', 'values']));
+  if ('variants' in kept) kept.variants = each(kept.variants, (variant) => pick(variant, VARIANT_FIELDS));
+  if ('images' in kept) kept.images = each(kept.images, (image) => pick(image, ['src']));
+  return kept;
+}
 
 /** `<storeUrl>/products/<handle>`, with a scheme when the store URL was stored without one. */
 export function productUrl(storeUrl: string, handle: string): string {

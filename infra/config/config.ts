@@ -109,6 +109,8 @@ const environment = z.object({
   SYNC_HEARTBEAT_TIMEOUT_SECONDS: integer(1200, 2, 86_400),
   SYNC_SCHEDULER_INTERVAL_SECONDS: integer(30, 1, 3_600),
   SYNC_CONCURRENCY: integer(1, 1, 16),
+  SYNC_MAX_FEED_MB: integer(256, 1, 4096),
+  SYNC_MAX_PRODUCTS: integer(25_000, 1, 25_000),
   QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   PROJECTION_LAG_LIMIT_SECONDS: integer(30, 1, 86_400),
   OUTBOUND_ALLOW_PRIVATE: flag(false),
@@ -140,6 +142,10 @@ export interface Config {
     schedulerIntervalMs: number;
     /** Sync jobs one process runs at once. */
     concurrency: number;
+    /** The bytes of a store's feed, every page together, one run reads; past it the run fails. */
+    maxFeedBytes: number;
+    /** Distinct products one run reads (document 1: 25,000); past it the run is capped and archives nothing. */
+    maxProducts: number;
   };
   queue: {
     /** Messages of one subject unacknowledged at once across every process (JetStream max_ack_pending). */
@@ -205,7 +211,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseUrl: (e.BASE_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
-    sync: { heartbeatTimeoutMs: e.SYNC_HEARTBEAT_TIMEOUT_SECONDS * 1000, schedulerIntervalMs: e.SYNC_SCHEDULER_INTERVAL_SECONDS * 1000, concurrency: e.SYNC_CONCURRENCY },
+    sync: { heartbeatTimeoutMs: e.SYNC_HEARTBEAT_TIMEOUT_SECONDS * 1000, schedulerIntervalMs: e.SYNC_SCHEDULER_INTERVAL_SECONDS * 1000, concurrency: e.SYNC_CONCURRENCY, maxFeedBytes: e.SYNC_MAX_FEED_MB * 1024 * 1024, maxProducts: e.SYNC_MAX_PRODUCTS },
     queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
     projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS },
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },

@@ -1,8 +1,10 @@
 // A Shopify store's public `products.json`, read page by page. The store is someone else's server:
 // slow, flaky, rate-limited, password-protected or not a shop at all. Every answer is checked
 // before it is trusted, only failures that can pass are retried, and one bad product never sinks
-// the run.
+// the run. Pages are parsed as they stream in, one product at a time, and the caller's `keep`
+// reduces each product as it completes: what a run holds is what it keeps, not the raw feed.
 import { STATUS_CODES } from 'node:http';
+import { Tokenizer, TokenParser, TokenType, type ParsedTokenInfo } from '@streamparser/json';
 import { count, deepestMessage, discard, errorCode, formatBytes, formatDuration, isJson, isWebUrl, retryAfterMs, sleep, withoutQuery } from './fetch-helpers.js';
 import { outboundClient, OutboundRefused, type Outbound } from './outbound.js';
 
@@ -11,11 +13,15 @@ export interface FeedNotice {
   message: string;
 }
 
-export interface FeedOptions {
+export interface FeedOptions<T = FeedProduct> {
   /** Default 250, Shopify's largest page. */
   pageSize?: number;
   /** Default 25,000: once this many distinct products are held the run stops (the last page is cut) and `capped` is set. */
   maxProducts?: number;
+  /** Default 256 MB: the bytes of every page together; past it the run fails (not retried). */
+  maxFeedBytes?: number;
+  /** What is held of each product (with an id) as soon as it is read; default the product as sent. */
+  keep?: (product: FeedProduct) => T;
   /** Per request, connection and whole body (redirects included). Default 30,000. */
   timeoutMs?: number;
   /** Default 5. */
@@ -39,9 +45,12 @@ export interface FeedOptions {
   outbound?: Outbound;
 }
 
-export interface FeedResult {
-  /** Distinct products in feed order (first occurrence wins), as the store sent them. */
-  products: Array<Record<string, unknown>>;
+/** A products.json entry with a usable id. */
+export type FeedProduct = Record<string, unknown> & { id: string | number };
+
+export interface FeedResult<T = FeedProduct> {
+  /** Distinct products in feed order (first occurrence wins), as `keep` made them (as the store sent them by default). */
+  products: T[];
   retrieved: number;
   /** Pages answered successfully. */
   pages: number;
@@ -89,6 +98,10 @@ const PASSING_NETWORK_ERRORS: Record<string, string> = {
 interface Run {
   pageSize: number;
   maxProducts: number;
+  maxFeedBytes: number;
+  /** Bytes of the pages read so far (the last answer of each). */
+  feedBytes: number;
+  keep: (product: FeedProduct) => unknown;
   timeoutMs: number;
   maxRedirects: number;
   maxPageBytes: number;
@@ -98,7 +111,7 @@ interface Run {
   userAgent: string;
   outbound: Outbound;
   signal: AbortSignal | undefined;
-  onPage: FeedOptions['onPage'];
+  onPage: FeedOptions<unknown>['onPage'];
   notify: (level: FeedNotice['level'], message: string) => void;
   /** Every page of a moved feed takes the same redirect: the log hears about each one once. */
   redirectsNoted: Set<string>;
@@ -112,18 +125,18 @@ export function feedPageUrl(endpoint: string, page: number, pageSize: number): s
   return url.toString();
 }
 
-export async function fetchStoreFeed(endpoint: string, options: FeedOptions = {}): Promise<FeedResult> {
-  const run = startRun(options);
+export async function fetchStoreFeed<T = FeedProduct>(endpoint: string, options: FeedOptions<T> = {}): Promise<FeedResult<T>> {
+  const run = startRun(options as FeedOptions<unknown>);
   if (!isWebUrl(endpoint)) throw new FeedError(`Page 1: ${endpoint} is not an http(s) address`, 1);
   const seenIds = new Set<string>();
-  const products: Array<Record<string, unknown>> = [];
+  const products: T[] = [];
   let repeated = 0;
   let capped = false;
   for (let page = 1; ; page++) {
     run.signal?.throwIfAborted();
     const url = feedPageUrl(endpoint, page, run.pageSize);
     const full = products.length === run.maxProducts;
-    let entries: unknown[];
+    let entries: PageEntry[];
     try {
       entries = await fetchPage(url, page, run);
     } catch (error) {
@@ -137,11 +150,11 @@ export async function fetchStoreFeed(endpoint: string, options: FeedOptions = {}
     let repeatedHere = 0;
     let newHere = 0;
     for (const entry of entries) {
-      if (!hasProductId(entry)) {
+      if (!entry) {
         withoutId++;
         continue;
       }
-      const id = String(entry.id);
+      const { id } = entry;
       if (seenIds.has(id)) {
         repeatedHere++;
         continue;
@@ -151,7 +164,7 @@ export async function fetchStoreFeed(endpoint: string, options: FeedOptions = {}
         break;
       }
       seenIds.add(id);
-      products.push(entry);
+      products.push(entry.kept as T);
       newHere++;
     }
     repeated += repeatedHere;
@@ -174,7 +187,7 @@ export async function fetchStoreFeed(endpoint: string, options: FeedOptions = {}
   }
 }
 
-function startRun(options: FeedOptions): Run {
+function startRun(options: FeedOptions<unknown>): Run {
   const whole = (name: string, value: number, least: number, most = Number.MAX_SAFE_INTEGER): number => {
     if (!Number.isInteger(value) || value < least || value > most) throw new RangeError(`${name} must be a whole number from ${least} to ${most}, not ${value}`);
     return value;
@@ -183,6 +196,9 @@ function startRun(options: FeedOptions): Run {
   return {
     pageSize: whole('pageSize', options.pageSize ?? SHOPIFY_MAX_PAGE_SIZE, 1, SHOPIFY_MAX_PAGE_SIZE),
     maxProducts: whole('maxProducts', options.maxProducts ?? 25_000, 1),
+    maxFeedBytes: whole('maxFeedBytes', options.maxFeedBytes ?? 256 * 1024 * 1024, 1),
+    feedBytes: 0,
+    keep: options.keep ?? ((product) => product),
     timeoutMs: whole('timeoutMs', options.timeoutMs ?? 30_000, 1),
     maxRedirects: whole('maxRedirects', options.maxRedirects ?? 5, 0),
     maxPageBytes: whole('maxPageBytes', options.maxPageBytes ?? 25 * 1024 * 1024, 1),
@@ -198,7 +214,7 @@ function startRun(options: FeedOptions): Run {
   };
 }
 
-async function fetchPage(url: string, page: number, run: Run): Promise<unknown[]> {
+async function fetchPage(url: string, page: number, run: Run): Promise<PageEntry[]> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await attemptPage(url, page, run);
@@ -213,7 +229,7 @@ async function fetchPage(url: string, page: number, run: Run): Promise<unknown[]
 }
 
 /** One attempt at a page: redirects followed, the answer checked, the products list returned. */
-async function attemptPage(url: string, page: number, run: Run): Promise<unknown[]> {
+async function attemptPage(url: string, page: number, run: Run): Promise<PageEntry[]> {
   const timeout = AbortSignal.timeout(run.timeoutMs);
   const signal = run.signal ? AbortSignal.any([run.signal, timeout]) : timeout;
   try {
@@ -227,7 +243,7 @@ async function attemptPage(url: string, page: number, run: Run): Promise<unknown
       discard(response);
       throw new FeedError(`Page ${page}: the store answered with ${mediaType || 'an empty content type'}, not JSON (is the store password-protected?)`, page);
     }
-    return productsIn(await readCapped(response, page, run.maxPageBytes), page);
+    return await readProducts(response, page, run);
   } catch (error) {
     if (run.signal?.aborted) throw run.signal.reason;
     if (error instanceof FeedError || error instanceof PassingFailure) throw error;
@@ -285,50 +301,139 @@ function networkFailure(error: unknown, page: number): Error {
   return new FeedError(`Page ${page}: could not reach the store (${code ? `${code}: ` : ''}${message})`, page);
 }
 
-async function readCapped(response: Response, page: number, maxBytes: number): Promise<string> {
-  const tooLarge = () => new FeedError(`Page ${page}: the answer is larger than ${formatBytes(maxBytes)}`, page);
-  if (Number(response.headers.get('content-length')) > maxBytes) {
-    discard(response);
-    throw tooLarge();
-  }
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    received += value.byteLength;
-    if (received > maxBytes) {
-      reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  // TextDecoder drops a leading byte-order mark, which some exported feeds carry and JSON.parse refuses.
-  return new TextDecoder().decode(Buffer.concat(chunks));
-}
+/** One entry of a page: its id and what `keep` made of it, or null for an entry without a usable id. */
+type PageEntry = { id: string; kept: unknown } | null;
+
+/** Containers nested deeper than this in a page are read as empty: a product has 5 levels or so. */
+const MAX_PAGE_DEPTH = 36;
 
 /**
- * Malformed JSON is not retried. A body cut short in transit already fails as a network error
- * (undici rejects a body that ends before its Content-Length or final chunk) and is retried there;
- * a body that arrived whole but does not parse is what the store serves, and asking again would
- * only get it again.
+ * The page's products, each reduced by `keep` as it completes; the page's bytes are counted
+ * against both caps as they arrive. Malformed JSON is not retried. A body cut short in transit
+ * already fails as a network error (undici rejects a body that ends before its Content-Length or
+ * final chunk) and is retried there; a body that arrived whole but does not parse is what the
+ * store serves, and asking again would only get it again.
  */
-function productsIn(text: string, page: number): unknown[] {
-  let parsed: unknown;
+async function readProducts(response: Response, page: number, run: Run): Promise<PageEntry[]> {
+  const pageTooLarge = () => new FeedError(`Page ${page}: the answer is larger than ${formatBytes(run.maxPageBytes)}`, page);
+  const feedTooLarge = () => new FeedError(`Page ${page}: the feed is larger than ${formatBytes(run.maxFeedBytes)} in all, the most one sync reads (the operator's SYNC_MAX_FEED_MB)`, page);
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > run.maxPageBytes || run.feedBytes + declared > run.maxFeedBytes) {
+    discard(response);
+    throw declared > run.maxPageBytes ? pageTooLarge() : feedTooLarge();
+  }
+  const parser = new ProductsParser(run.keep);
+  const reader = response.body?.getReader();
+  let received = 0;
+  // TextDecoder drops a leading byte-order mark, which some exported feeds carry, and joins characters split across chunks.
+  const decoder = new TextDecoder();
   try {
-    parsed = JSON.parse(text);
+    for (;;) {
+      const { done, value } = reader ? await reader.read() : { done: true, value: undefined };
+      if (done) break;
+      received += value.byteLength;
+      if (received > run.maxPageBytes || run.feedBytes + received > run.maxFeedBytes) {
+        reader!.cancel().catch(() => {});
+        throw received > run.maxPageBytes ? pageTooLarge() : feedTooLarge();
+      }
+      parser.write(decoder.decode(value, { stream: true }));
+    }
+    parser.write(decoder.decode());
+    parser.end();
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof InvalidJson)) throw error;
+    reader?.cancel().catch(() => {});
+    const reason = error.message;
     throw new FeedError(`Page ${page}: the answer is not valid JSON (${reason.length > 120 ? `${reason.slice(0, 120)}…` : reason})`, page);
   }
-  const products = typeof parsed === 'object' && parsed !== null ? (parsed as { products?: unknown }).products : undefined;
-  if (!Array.isArray(products)) throw new FeedError(`Page ${page}: the answer has no products list`, page);
-  return products;
+  if (!parser.entries) throw new FeedError(`Page ${page}: the answer has no products list`, page);
+  run.feedBytes += received;
+  return parser.entries;
 }
 
-function hasProductId(entry: unknown): entry is Record<string, unknown> & { id: string | number } {
+class InvalidJson extends Error {}
+
+/**
+ * `{ "products": [...] }` read token by token: each element of `products` is handed to `keep` as it
+ * completes and then dropped from the parser's own copy, and everything else is dropped as it
+ * completes. Containers deeper than MAX_PAGE_DEPTH are read as empty (their tokens still checked
+ * by the tokenizer), so nesting costs neither stack nor memory, and a product nested that deep
+ * still reads as too deep to the checks after it.
+ */
+class ProductsParser {
+  // Buffered strings: the default builds each string a character at a time, one small string per character.
+  private readonly tokenizer = new Tokenizer({ stringBufferSize: 64 * 1024, numberBufferSize: 64 });
+  private readonly tokens = new TokenParser({ paths: ['$.products', '$.products.*'], keepStack: false });
+  private readonly found: PageEntry[] = [];
+  private depth = 0;
+  /** The depth of the container being skipped, or 0. */
+  private skippingFrom = 0;
+  private sawText = false;
+  private products: unknown = undefined;
+
+  constructor(keep: (product: FeedProduct) => unknown) {
+    this.tokenizer.onToken = (token) => this.token(token);
+    this.tokens.onValue = ({ value, key, parent, stack }) => {
+      if (stack.length === 1) {
+        this.products = value;
+        return;
+      }
+      // An element of `products`: reduced now, and taken out of the list the parser is building.
+      if (Array.isArray(parent)) {
+        parent.length -= 1;
+        this.found.push(hasProductId(value) ? { id: String(value.id), kept: keep(value) } : null);
+      } else if (parent && typeof parent === 'object') {
+        delete (parent as Record<string, unknown>)[String(key)];
+      }
+    };
+  }
+
+  /** The page's entries once it ended, or null if it had no products list. */
+  get entries(): PageEntry[] | null {
+    return Array.isArray(this.products) ? this.found : null;
+  }
+
+  write(text: string): void {
+    if (!text) return;
+    this.sawText ||= /\S/.test(text);
+    this.guard(() => this.tokenizer.write(text));
+  }
+
+  end(): void {
+    if (!this.sawText) throw new InvalidJson('Unexpected end of JSON input');
+    if (!this.tokenizer.isEnded) this.guard(() => this.tokenizer.end());
+    if (!this.tokens.isEnded) throw new InvalidJson('Unexpected end of JSON input');
+  }
+
+  private token(info: ParsedTokenInfo): void {
+    const opens = info.token === TokenType.LEFT_BRACE || info.token === TokenType.LEFT_BRACKET;
+    const closes = info.token === TokenType.RIGHT_BRACE || info.token === TokenType.RIGHT_BRACKET;
+    if (opens) this.depth++;
+    if (this.skippingFrom) {
+      if (closes && this.depth === this.skippingFrom) {
+        this.skippingFrom = 0;
+        this.tokens.write(info);
+      }
+      if (closes) this.depth--;
+      return;
+    }
+    if (opens && this.depth > MAX_PAGE_DEPTH) this.skippingFrom = this.depth;
+    if (closes) this.depth--;
+    this.tokens.write(info);
+  }
+
+  private guard(step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      if (error instanceof InvalidJson || !(error instanceof Error) || error.name === 'FeedError') throw error;
+      // The tokenizer's and the token parser's own errors, and any thrown by `keep`, say what broke.
+      throw new InvalidJson(error.message);
+    }
+  }
+}
+
+function hasProductId(entry: unknown): entry is FeedProduct {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return false;
   const id = (entry as { id?: unknown }).id;
   return (typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id));

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import t, { type Test } from 'tap';
+import { UPLOAD_BODY_LIMIT } from '../../api/routes/items.js';
 import { allProjectors } from '../../projections/index.js';
 import { LOCAL_STORES_ENV } from '../support/outbound.js';
 import { productShot, startPhotoServer } from '../support/photo-server.js';
@@ -226,6 +227,38 @@ t.test('upload refuses a body of the wrong shape, and an unknown dataset', async
     t.equal(bad.json().error, 'limit must be an integer between 1 and 200.');
     t.same((await call('GET', `/v1/datasets/${datasetId}/${list}?page=3.7`)).json().pagination, { page: 3, limit: 10, total: 0, hasMore: false }, `${list}: decimals truncated`);
   }
+});
+
+t.test('upload bodies are capped at UPLOAD_BODY_LIMIT (413), and every field of an entry is bounded (the entry refused with the bound)', async (t) => {
+  const { upload, call, datasetId } = await setUp(t);
+  const raw = (payload: string) => call('POST', `/v1/datasets/${datasetId}/items/upload`, payload);
+  const json = JSON.stringify({ items: [tee({ sku: 'PAD-1' })] });
+  const atLimit = await raw(json.padEnd(UPLOAD_BODY_LIMIT, ' '));
+  t.equal(atLimit.statusCode, 202, 'a body of exactly the limit is read');
+  const over = await raw(json.padEnd(UPLOAD_BODY_LIMIT + 1, ' '));
+  t.equal(over.statusCode, 413);
+  t.same(over.json(), { error: 'Request body is too large.' });
+
+  const response = await upload({
+    items: [
+      tee({ sku: 'AT-1', tags: Array.from({ length: 250 }, (_, i) => `tag-${i}`), images: Array.from({ length: 250 }, (_, i) => ({ src: `https://cdn.example/${i}.jpg` })) }),
+      tee({ sku: 'OVER-TAGS', tags: Array.from({ length: 251 }, (_, i) => `tag-${i}`) }),
+      tee({ sku: 'OVER-TAG', tags: ['x'.repeat(256)] }),
+      tee({ sku: 'OVER-IMAGES', images: Array.from({ length: 251 }, (_, i) => ({ src: `https://cdn.example/${i}.jpg` })) }),
+      tee({ sku: 'OVER-VARIANTS', variants: Array.from({ length: 2049 }, (_, i) => ({ sku: `V-${i}` })) }),
+      tee({ sku: 'OVER-DESCRIPTION', description: 'x'.repeat(100_001) }),
+    ],
+  });
+  t.equal(response.statusCode, 202);
+  const body = response.json();
+  t.same(body.queued.map((entry: { sku: string }) => entry.sku), ['AT-1']);
+  t.same(body.failures, [
+    { index: 1, sku: 'OVER-TAGS', error: 'tags must have at most 250 entries.' },
+    { index: 2, sku: 'OVER-TAG', error: 'tags[0] must be at most 255 characters.' },
+    { index: 3, sku: 'OVER-IMAGES', error: 'images must have at most 250 entries.' },
+    { index: 4, sku: 'OVER-VARIANTS', error: 'variants must have at most 2,048 entries.' },
+    { index: 5, sku: 'OVER-DESCRIPTION', error: 'description must be at most 100,000 characters.' },
+  ]);
 });
 
 t.test('history: the dataset stream with the actor of each change', async (t) => {

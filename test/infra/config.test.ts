@@ -161,3 +161,10 @@ t.test('OUTBOUND_ALLOW_PRIVATE is off unless set to true', async (t) => {
   t.equal(loadConfig({ OUTBOUND_ALLOW_PRIVATE: ' TRUE ' }).outbound.allowPrivate, true);
   t.equal(loadConfig({ OUTBOUND_ALLOW_PRIVATE: '1' }).outbound.allowPrivate, true);
 });
+
+t.test('SYNC_MAX_FEED_MB and SYNC_MAX_PRODUCTS cap a sync run; the product cap cannot exceed document 1\'s 25,000', async (t) => {
+  t.match(loadConfig({}).sync, { maxFeedBytes: 256 * 1024 * 1024, maxProducts: 25_000 });
+  t.match(loadConfig({ SYNC_MAX_FEED_MB: '64', SYNC_MAX_PRODUCTS: '5000' }).sync, { maxFeedBytes: 64 * 1024 * 1024, maxProducts: 5000 });
+  t.throws(() => loadConfig({ SYNC_MAX_PRODUCTS: '25001' }), { message: 'configuration error: SYNC_MAX_PRODUCTS must be a whole number from 1 to 25000 (got "25001")' });
+  t.throws(() => loadConfig({ SYNC_MAX_FEED_MB: '0' }), { message: 'configuration error: SYNC_MAX_FEED_MB must be a whole number from 1 to 4096 (got "0")' });
+});

@@ -2,12 +2,12 @@
 // twice, the product cap, and each way a real store fails (flaky, rate-limited, gone, a password
 // page, broken JSON, redirect loops, huge or hung answers) ending in a retry or a clear FeedError.
 import t from 'tap';
-import { FeedError, feedPageUrl, fetchStoreFeed as fetchAnyStoreFeed, type FeedNotice, type FeedOptions } from '../../infra/http/store-feed.js';
+import { FeedError, feedPageUrl, fetchStoreFeed as fetchAnyStoreFeed, type FeedNotice, type FeedOptions, type FeedProduct } from '../../infra/http/store-feed.js';
 import { localStores } from '../support/outbound.js';
 import { loadShopifyFixtures, replicateProducts, type FakeShopifyStore, shopifyFixturesAvailable, shopifyFixturesDir, startShopifyStore } from '../support/shopify-store.js';
 
 /** The fake store listens on 127.0.0.1: it is read as with OUTBOUND_ALLOW_PRIVATE=true (the refusal is tested in store-feed-outbound.test.ts). */
-const fetchStoreFeed = (endpoint: string, options: FeedOptions = {}) => fetchAnyStoreFeed(endpoint, { outbound: localStores, ...options });
+const fetchStoreFeed = <T = FeedProduct>(endpoint: string, options: FeedOptions<T> = {}) => fetchAnyStoreFeed<T>(endpoint, { outbound: localStores, ...options });
 
 const fixtures = shopifyFixturesAvailable() ? loadShopifyFixtures() : null;
 const needsFixtures = `needs ../shared/fixtures/shopify (${shopifyFixturesDir})`;
@@ -288,4 +288,49 @@ t.test('a store that ignores paging and repeats its first page ends instead of l
   const result = await fetchStoreFeed(`${store.url}/products.json`, options);
   t.match(result, { retrieved: 250, pages: 2, repeated: 250, capped: false });
   t.match(notices.at(-1), { level: 'warn', message: /^Page 2: a full page with no new products/ });
+});
+
+t.test('the feed as a whole is capped in bytes: past maxFeedBytes the run fails at once, not retried', async (t) => {
+  const store = await startShopifyStore(t, { products: madeUpProducts(600) });
+  const pageBytes = JSON.stringify({ products: madeUpProducts(250) }).length;
+  await t.rejects(fetchStoreFeed(`${store.url}/products.json`, quick({ maxFeedBytes: Math.floor(pageBytes * 1.5) }).options), {
+    name: 'FeedError',
+    page: 2,
+    message: /^Page 2: the feed is larger than [\d.]+ KB in all, the most one sync reads \(the operator's SYNC_MAX_FEED_MB\)$/,
+  });
+  t.equal(feedRequests(store).length, 2, 'page 2 asked once');
+  const whole = await fetchStoreFeed(`${store.url}/products.json`, quick({ maxFeedBytes: pageBytes * 3 }).options);
+  t.equal(whole.retrieved, 600, 'three pages fit');
+});
+
+t.test('keep reduces each product as it is read; ids, repeats and the cap are judged on the whole product', async (t) => {
+  const store = await startShopifyStore(t, { products: madeUpProducts(300) });
+  const seen: unknown[] = [];
+  const result = await fetchStoreFeed(`${store.url}/products.json`, { retryBaseMs: 5, maxProducts: 260, keep: (product) => (seen.push(product), { title: product.title }) });
+  t.equal(result.retrieved, 260);
+  t.same(result.products[0], { title: 'Linen shirt 0' });
+  t.match(result, { capped: true, pages: 2 });
+  t.equal(seen.length, 300, 'every product with an id went through keep');
+});
+
+t.test('pages are parsed as they stream: a BOM, nesting thousands deep and odd shapes read as JSON.parse would', async (t) => {
+  const store = await startShopifyStore(t, { products: [] });
+  const [first, second] = madeUpProducts(2);
+  const deep = `${JSON.stringify(second).slice(0, -1)},"metafields":${'['.repeat(5000)}1${']'.repeat(5000)}}`;
+  store.answerNext(`\uFEFF{"shop":{"name":"x","nested":[[[{}]]]},"products":[${JSON.stringify(first)},${deep}]}`, 'application/json');
+  const result = await fetchStoreFeed(`${store.url}/products.json`, quick().options);
+  t.equal(result.retrieved, 2);
+  t.same(result.products[0], first);
+  let depth = 0;
+  for (let value: unknown = (result.products[1] as unknown as { metafields: unknown }).metafields; Array.isArray(value); value = value[0]) depth++;
+  t.ok(depth > 16 && depth < 50, `read nested as deep as the cut (${depth} levels), still too deep for an entry`);
+
+  store.answerNext('{"products":{"1":{"id":1}}}', 'application/json');
+  await t.rejects(fetchStoreFeed(`${store.url}/products.json`, quick().options), new FeedError('Page 1: the answer has no products list', 1));
+  store.answerNext('   ', 'application/json');
+  await t.rejects(fetchStoreFeed(`${store.url}/products.json`, quick().options), new FeedError('Page 1: the answer is not valid JSON (Unexpected end of JSON input)', 1));
+  store.answerNext('{"products":[]} trailing', 'application/json');
+  await t.rejects(fetchStoreFeed(`${store.url}/products.json`, quick().options), { message: /^Page 1: the answer is not valid JSON/ });
+  store.answerNext('{"products":[]}', 'application/json');
+  t.match(await fetchStoreFeed(`${store.url}/products.json`, quick().options), { retrieved: 0, pages: 1 });
 });

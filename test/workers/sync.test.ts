@@ -326,3 +326,22 @@ t.test('with the default configuration a store on this machine is refused: the j
   t.equal(await activeItems(), 0);
   t.same(store.requests, [], 'the store never saw a request');
 });
+
+t.test('a feed over SYNC_MAX_FEED_MB fails the run with the reason and changes nothing; SYNC_MAX_PRODUCTS caps the run and archives nothing', needsFixtures, async (t) => {
+  const big = await setUp(t, { workers: ['sync'], env: { SYNC_MAX_FEED_MB: '1' }, store: { products: fixtures() } });
+  const sourceId = await big.connect();
+  const failed = await big.finished(sourceId, (await big.jobs(sourceId))[0]!.jobId);
+  t.equal(failed.status, 'failed');
+  t.match(failed.result.error, /^Page \d+: the feed is larger than 1 MB in all, the most one sync reads \(the operator's SYNC_MAX_FEED_MB\)$/);
+  const [log] = await big.logs(sourceId);
+  t.ok(log!.entries.some((entry: Product) => entry.level === 'error' && entry.message === failed.result.error), 'the log says why');
+  t.equal((await big.call('GET', `/v1/datasets/${big.datasetId}/items/queue`)).body.pagination.total, 0, 'nothing queued');
+
+  const capped = await setUp(t, { workers: ['sync'], env: { SYNC_MAX_PRODUCTS: '100' }, store: { products: fixtures() } });
+  const cappedSource = await capped.connect();
+  const done = await capped.finished(cappedSource, (await capped.jobs(cappedSource))[0]!.jobId);
+  t.equal(done.status, 'completed');
+  t.match(done.result.stats, { retrieved: 100, added: 100, archived: 0 });
+  const [cappedLog] = await capped.logs(cappedSource);
+  t.ok(cappedLog!.entries.some((entry: Product) => /nothing was archived this run/.test(entry.message)));
+});

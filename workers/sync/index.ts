@@ -25,7 +25,11 @@ export const syncWorker: WorkerDefinition<SyncMessage> = {
           workerId,
           heartbeatTimeoutMs: context.config.sync.heartbeatTimeoutMs,
           halt: context.halt,
-          feed: { outbound: outboundClient(context.config.outbound.allowPrivate) },
+          feed: {
+            outbound: outboundClient(context.config.outbound.allowPrivate),
+            maxFeedBytes: context.config.sync.maxFeedBytes,
+            maxProducts: context.config.sync.maxProducts,
+          },
           working: () => job.working(),
         },
         job.payload,

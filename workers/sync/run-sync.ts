@@ -7,7 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { parseEntries, queueListings } from '../../commands/items.js';
+import { keepFeedProduct, parseEntries, queueListings } from '../../commands/items.js';
 import { loadState } from '../../commands/handle.js';
 import { setSyncedItemStatus } from '../../commands/ingest.js';
 import { claimSyncJob, completeSyncJob, failSyncJob, loadSyncJob, releaseSyncJob } from '../../commands/sync-jobs.js';
@@ -33,8 +33,8 @@ export interface SyncDeps {
   heartbeatTimeoutMs: number;
   /** Aborted when the process is going away for good: stop at once, write nothing more. */
   halt?: AbortSignal;
-  /** Overrides for the feed fetcher: the outbound client (OUTBOUND_ALLOW_PRIVATE), shorter back-off in tests. */
-  feed?: Partial<FeedOptions>;
+  /** Options of the feed fetcher: the outbound client (OUTBOUND_ALLOW_PRIVATE), the operator's caps (SYNC_MAX_FEED_MB, SYNC_MAX_PRODUCTS); tests shorten back-off. */
+  feed?: Partial<FeedOptions<unknown>>;
   /** Called with every beat: the queue message is still being worked on. */
   working?: () => Promise<void>;
 }
@@ -200,10 +200,12 @@ class SyncRun {
     return this.stats;
   }
 
-  private async fetch(): Promise<FeedResult> {
+  private async fetch(): Promise<FeedResult<unknown>> {
     try {
       return await fetchStoreFeed(this.endpoint, {
         ...this.deps.feed,
+        // Only the fields a listing is made of are held while the feed is read.
+        keep: keepFeedProduct,
         signal: this.heartbeat.signal,
         onNotice: (notice) => this.log.add(notice.level, notice.message),
         onPage: async ({ page, held }) => {

@@ -1,0 +1,244 @@
+// Memory under one merchant's heaviest legal load: (a) a sync of a 25,000-product store (the
+// Shopify fixtures replicated with new ids, served locally) and (b) 4 concurrent uploads of the
+// largest body the upload route accepts (1,000 real products padded to the body limit), with
+// `/healthz` timed every 50 ms meanwhile. Each runs in a child process of its own (the service with
+// the in-process queue, `sync` or API only, on embedded PGlite, whose WebAssembly Postgres lives
+// in the process and weighs about 550 MB, or on a Postgres server), which samples its own RSS every
+// 50 ms: the baseline is the idle service just before, the peak the highest sample (and the OS's
+// high-water mark, `maxRSS`). The store and the uploading client live in this parent process, so
+// their memory is not counted. Goal: peak RSS ≤ 512 MB in both.
+//   node --import tsx bench/memory.ts
+//   BENCH_MEMORY_PRODUCTS=25000  BENCH_MEMORY_UPLOADS=4  BENCH_MEMORY_UPLOAD_MB=<body size; default the route's limit>
+//   BENCH_MEMORY_LOADS=sync,upload  BENCH_MEMORY_BACKENDS=postgres,pglite  DATABASE_URL=postgres://… (server; a fresh database per child, dropped afterwards)
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createLogger } from '../api/logging.js';
+import { buildServiceApi } from '../app/api.js';
+import { executeCommand } from '../app/cli/execute.js';
+import { openPlatform } from '../app/platform.js';
+import { startWorkers } from '../app/workers.js';
+import { UPLOAD_BODY_LIMIT } from '../api/routes/items.js';
+import { loadConfig } from '../infra/config/config.js';
+import { redactUrl } from '../infra/db/database.js';
+import { adminStatement, DEFAULT_URL } from './eventstore.js';
+import { loadShopifyFixtures, replicateProducts, shopifyFixturesAvailable, shopifyFixturesDir, startShopifyStore } from '../test/support/shopify-store.js';
+import { LOCAL_STORES_ENV } from '../test/support/outbound.js';
+
+type Product = Record<string, any>;
+
+const GOAL_PEAK_MB = 512;
+const MB = 1024 * 1024;
+/** The environment of the service child: the permission to read the local fake store goes here, nowhere else. */
+const SERVICE_ENV: Record<string, string> = { ...LOCAL_STORES_ENV };
+
+interface Row {
+  backend: Backend;
+  load: string;
+  'baseline MB': number;
+  'peak MB': number;
+  'added MB': number;
+  'maxRSS MB': number;
+  seconds: number;
+  /** Slowest `/healthz` answer while the load ran (uploads only). */
+  'healthz max ms'?: number;
+  result: string;
+}
+
+const mb = (bytes: number) => Math.round(bytes / MB);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------------
+// The child: the service, measuring itself. It talks to the parent in lines on stdout and stdin.
+
+async function child(task: 'sync' | 'upload'): Promise<void> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-bench-memory-'));
+  const say = (message: object) => process.stdout.write(`${JSON.stringify(message)}\n`);
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, STYLIST_SECRET: 'm'.repeat(40), LOG_LEVEL: 'silent', DATABASE_URL: process.env.BENCH_MEMORY_DATABASE ?? '', NATS_URL: '' });
+  const logger = createLogger({ level: 'silent' });
+  const platform = await openPlatform(config, logger);
+  await platform.projections.start();
+  const app = await buildServiceApi(platform);
+  const workers = task === 'sync' ? await startWorkers(platform, ['sync'], logger) : null;
+  const answer = await executeCommand(platform, ['org', 'create', '--name', 'Memory Boutique', '--plan', 'unlimited', '--json']);
+  if (!answer.ok) throw new Error(answer.error);
+  const key = (answer.result as { privateKey: string }).privateKey;
+  const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) => {
+    const response = await app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });
+    if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+    return response.json();
+  };
+  const datasetId = (await call('POST', '/v1/datasets', { name: 'Memory store', config: { storeUrl: 'https://memory.example.com' } })).datasetId as string;
+  await call('PATCH', `/v1/datasets/${datasetId}/activate`);
+
+  global.gc?.();
+  await sleep(500);
+  let peak = process.memoryUsage.rss();
+  const baseline = peak;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
+  const report = (result: string, seconds: number) => {
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage.rss());
+    say({ baseline, peak, maxRss: process.resourceUsage().maxRSS * 1024, seconds, result });
+  };
+
+  if (task === 'sync') {
+    const t0 = performance.now();
+    const base = `/v1/datasets/${datasetId}`;
+    const { source } = await call('POST', `${base}/sources`, { type: 'shopify-api', endpoint: process.env.BENCH_MEMORY_FEED, syncPeriod: 0 });
+    const [job] = (await call('GET', `${base}/sources/${source.sourceId}/sync/jobs`)).jobs as Product[];
+    for (;;) {
+      const current = (await call('GET', `${base}/sources/${source.sourceId}/sync/jobs/${job!.jobId}`)).job;
+      if (current.status === 'completed' || current.status === 'failed') {
+        report(current.status === 'completed' ? JSON.stringify(current.result.stats) : `failed: ${current.result.error}`, (performance.now() - t0) / 1000);
+        break;
+      }
+      await sleep(100);
+    }
+  } else {
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    say({ url, datasetId, key });
+    // The parent sends its uploads, then one line: report.
+    for await (const _line of createInterface({ input: process.stdin })) break;
+    report('', 0);
+  }
+  await workers?.stop();
+  await app.close();
+  await platform.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The parent: the store, the uploads, the table.
+
+interface Measured {
+  baseline: number;
+  peak: number;
+  maxRss: number;
+  seconds: number;
+  result: string;
+}
+
+type Backend = 'pglite' | 'postgres';
+
+/** A fresh database for one child on Postgres, dropped once it exited. */
+async function databaseFor(backend: Backend): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (backend === 'pglite') return { env: {}, drop: async () => {} };
+  const server = process.env.DATABASE_URL || DEFAULT_URL;
+  const name = `stylist_bench_memory_${Math.random().toString(16).slice(2, 10)}`;
+  await adminStatement(server, `create database ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return { env: { BENCH_MEMORY_DATABASE: url.toString() }, drop: () => adminStatement(server, `drop database if exists ${name} with (force)`) };
+}
+
+async function spawnChild(task: 'sync' | 'upload', backend: Backend, env: Record<string, string>) {
+  const database = await databaseFor(backend);
+  const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)], {
+    env: { ...process.env, ...SERVICE_ENV, ...env, ...database.env, BENCH_MEMORY_CHILD: task },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: proc.stdout! })[Symbol.asyncIterator]();
+  const next = async (): Promise<any> => {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`the ${task} child ended without an answer (exit ${proc.exitCode})`);
+    return JSON.parse(value as string);
+  };
+  const exited = new Promise<void>((resolve) => proc.on('exit', () => resolve())).then(() => database.drop());
+  return { proc, next, exited };
+}
+
+async function measureSync(backend: Backend, count: number): Promise<Row> {
+  const products = replicateProducts(loadShopifyFixtures(), count);
+  const store = await startShopifyStore(null, { products, photos: 'none' });
+  try {
+    const child = await spawnChild('sync', backend, { BENCH_MEMORY_FEED: store.url });
+    const measured: Measured = await child.next();
+    await child.exited;
+    return row(backend, `sync of ${count.toLocaleString('en-US')} products`, measured);
+  } finally {
+    await store.close();
+  }
+}
+
+/** 1,000 real products, the body padded with description text to `bytes` exactly (when the bounds allow it). */
+function uploadBody(bytes: number, run: number): Buffer {
+  const products: Product[] = replicateProducts(loadShopifyFixtures(), 1000).map((product: Product, i) => ({ ...product, id: `${run}-${i}`, images: (product.images ?? []).slice(0, 10) }));
+  const bare = Buffer.byteLength(JSON.stringify({ products }));
+  const spare = Math.max(0, bytes - bare);
+  const each = Math.floor(spare / products.length);
+  for (const [i, product] of products.entries()) product.body_html = `${product.body_html ?? ''}${'x'.repeat(each + (i < spare - each * products.length ? 1 : 0))}`;
+  return Buffer.from(JSON.stringify({ products }));
+}
+
+async function measureUploads(backend: Backend, uploads: number, bytes: number): Promise<Row> {
+  const bodies = Array.from({ length: uploads }, (_, i) => uploadBody(bytes, i));
+  const child = await spawnChild('upload', backend, {});
+  const { url, datasetId, key } = await child.next();
+  let healthzMax = 0;
+  let uploading = true;
+  const probe = (async () => {
+    while (uploading) {
+      const t0 = performance.now();
+      await fetch(`${url}/healthz`).then((response) => response.arrayBuffer());
+      healthzMax = Math.max(healthzMax, performance.now() - t0);
+      await sleep(50);
+    }
+  })();
+  const t0 = performance.now();
+  const statuses = await Promise.all(
+    bodies.map(async (body) => {
+      const response = await fetch(`${url}/v1/datasets/${datasetId}/items/upload`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+      const answer = (await response.json()) as { summary?: { queued: number; failed: number }; error?: string };
+      return `${response.status}${answer.summary ? ` ${answer.summary.queued} queued, ${answer.summary.failed} failed` : ` ${answer.error}`}`;
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  uploading = false;
+  await probe;
+  child.proc.stdin!.write('report\n');
+  const measured: Measured = await child.next();
+  child.proc.stdin!.end();
+  await child.exited;
+  return { ...row(backend, `${uploads} uploads of ${(bytes / MB).toFixed(1)} MB at once`, { ...measured, seconds, result: [...new Set(statuses)].join('; ') }), 'healthz max ms': Math.round(healthzMax) };
+}
+
+const row = (backend: Backend, load: string, m: Measured): Row => ({
+  backend,
+  load,
+  'baseline MB': mb(m.baseline),
+  'peak MB': mb(m.peak),
+  'added MB': mb(m.peak - m.baseline),
+  'maxRSS MB': mb(m.maxRss),
+  seconds: Math.round(m.seconds * 10) / 10,
+  result: m.result,
+});
+
+async function main(): Promise<void> {
+  if (!shopifyFixturesAvailable()) {
+    console.log(`bench/memory.ts: ${shopifyFixturesDir} is absent; nothing to measure.`);
+    return;
+  }
+  const count = Number(process.env.BENCH_MEMORY_PRODUCTS) || 25_000;
+  const uploads = Number(process.env.BENCH_MEMORY_UPLOADS) || 4;
+  const bytes = Math.floor((Number(process.env.BENCH_MEMORY_UPLOAD_MB) || UPLOAD_BODY_LIMIT / MB) * MB) - 1024;
+  const backends = (process.env.BENCH_MEMORY_BACKENDS || 'postgres,pglite').split(',').filter((name): name is Backend => name === 'pglite' || name === 'postgres');
+  console.error(`bench/memory.ts: ${backends.join(' and ')} (Postgres ${redactUrl(process.env.DATABASE_URL || DEFAULT_URL)}), in-process queue; node ${process.version}`);
+  const rows: Row[] = [];
+  const loads = (process.env.BENCH_MEMORY_LOADS || 'sync,upload').split(',');
+  for (const backend of backends) {
+    if (loads.includes('sync')) rows.push(await measureSync(backend, count));
+    if (loads.includes('upload')) rows.push(await measureUploads(backend, uploads, bytes));
+  }
+  console.table(rows);
+  for (const r of rows) console.log(`verdict: ${r.backend}, ${r.load}: ${r['peak MB'] <= GOAL_PEAK_MB ? 'meets' : 'MISSES'} the goal (peak ${r['peak MB']} MB RSS ≤ ${GOAL_PEAK_MB})`);
+  await mkdir(new URL('results/', import.meta.url), { recursive: true });
+  await writeFile(new URL('results/memory.json', import.meta.url), JSON.stringify({ at: new Date().toISOString(), backends, goalPeakMb: GOAL_PEAK_MB, rows }, null, 2));
+}
+
+const role = process.env.BENCH_MEMORY_CHILD;
+if (role === 'sync' || role === 'upload') await child(role);
+else if ((process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) || process.env.BENCH_MAIN) await main();
