@@ -101,7 +101,9 @@ const environment = z.object({
   LOG_LEVEL: z.preprocess((v) => v || 'info', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'must be one of fatal, error, warn, info, debug, trace, silent' })),
   SYNC_HEARTBEAT_TIMEOUT_SECONDS: integer(1200, 2, 86_400),
   SYNC_SCHEDULER_INTERVAL_SECONDS: integer(30, 1, 3_600),
-  SYNC_CONCURRENCY: integer(1, 1, 16),
+  SYNC_CONCURRENCY: integer(4, 1, 16),
+  SYNC_MAX_PER_ORGANIZATION: integer(1, 1, 16),
+  SYNC_DEADLINE_SECONDS: integer(1800, 1, 86_400),
   QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   PROJECTION_LAG_LIMIT_SECONDS: integer(30, 1, 86_400),
 });
@@ -132,6 +134,10 @@ export interface Config {
     schedulerIntervalMs: number;
     /** Sync jobs one process runs at once. */
     concurrency: number;
+    /** Sync jobs of one organization running at once across every process (workers/sync/slots.ts). */
+    maxPerOrganization: number;
+    /** A run still going after this long stops and its job fails: one slow store cannot hold a slot for ever. */
+    deadlineMs: number;
   };
   queue: {
     /** Messages of one subject unacknowledged at once across every process (JetStream max_ack_pending). */
@@ -193,7 +199,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseUrl: (e.BASE_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
-    sync: { heartbeatTimeoutMs: e.SYNC_HEARTBEAT_TIMEOUT_SECONDS * 1000, schedulerIntervalMs: e.SYNC_SCHEDULER_INTERVAL_SECONDS * 1000, concurrency: e.SYNC_CONCURRENCY },
+    sync: {
+      heartbeatTimeoutMs: e.SYNC_HEARTBEAT_TIMEOUT_SECONDS * 1000,
+      schedulerIntervalMs: e.SYNC_SCHEDULER_INTERVAL_SECONDS * 1000,
+      concurrency: e.SYNC_CONCURRENCY,
+      maxPerOrganization: e.SYNC_MAX_PER_ORGANIZATION,
+      deadlineMs: e.SYNC_DEADLINE_SECONDS * 1000,
+    },
     queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
     projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS },
   };
