@@ -151,3 +151,10 @@ t.test('EVENTSTORE_URL accepts exactly the URLs the EventStoreDB client parses',
     /^configuration error: EVENTSTORE_URL must be an esdb:\/\/ or esdb\+discover:\/\/ URL \(kurrentdb:\/\/ is not accepted by the EventStoreDB client of this build/,
   );
 });
+
+t.test('sync fairness: several syncs per process, one per organization, each within a deadline', async (t) => {
+  t.match(loadConfig({}).sync, { concurrency: 4, maxPerOrganization: 1, deadlineMs: 30 * 60_000 });
+  t.match(loadConfig({ SYNC_MAX_PER_ORGANIZATION: '3', SYNC_DEADLINE_SECONDS: '90' }).sync, { maxPerOrganization: 3, deadlineMs: 90_000 });
+  t.match(fails({ SYNC_MAX_PER_ORGANIZATION: '0' }), /^configuration error: SYNC_MAX_PER_ORGANIZATION must be a whole number from 1 to 16 \(got "0"\)/);
+  t.match(fails({ SYNC_DEADLINE_SECONDS: '1.5' }), /^configuration error: SYNC_DEADLINE_SECONDS must be a whole number from 1 to 86400/);
+});
