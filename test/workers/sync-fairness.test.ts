@@ -112,7 +112,7 @@ t.test('one organization runs at most SYNC_MAX_PER_ORGANIZATION syncs at once; t
   const stores = await Promise.all([1, 2, 3].map((n) => startShopifyStore(t, { photos: 'none', products: products(10 + n) })));
   for (const store of stores) store.hangFrom(1); // each run is held on its first page until released
   const org = await organization(service, 'Three Stores');
-  const sources = [];
+  const sources: Array<Awaited<ReturnType<typeof org.connect>>> = [];
   for (const store of stores) sources.push(await org.connect(store));
   const db = service.platform.database.db;
 
