@@ -104,6 +104,7 @@ const environment = z.object({
   SYNC_CONCURRENCY: integer(4, 1, 16),
   SYNC_MAX_PER_ORGANIZATION: integer(1, 1, 16),
   SYNC_DEADLINE_SECONDS: integer(1800, 1, 86_400),
+  INGEST_MAX_PER_ORGANIZATION: integer(16, 1, 1_000),
   QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   PROJECTION_LAG_LIMIT_SECONDS: integer(30, 1, 86_400),
 });
@@ -138,6 +139,10 @@ export interface Config {
     maxPerOrganization: number;
     /** A run still going after this long stops and its job fails: one slow store cannot hold a slot for ever. */
     deadlineMs: number;
+  };
+  ingest: {
+    /** Items of one organization processed at once across every process; organizations with waiting items take turns. */
+    maxPerOrganization: number;
   };
   queue: {
     /** Messages of one subject unacknowledged at once across every process (JetStream max_ack_pending). */
@@ -206,6 +211,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPerOrganization: e.SYNC_MAX_PER_ORGANIZATION,
       deadlineMs: e.SYNC_DEADLINE_SECONDS * 1000,
     },
+    ingest: { maxPerOrganization: e.INGEST_MAX_PER_ORGANIZATION },
     queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
     projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS },
   };

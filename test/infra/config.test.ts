@@ -158,3 +158,9 @@ t.test('sync fairness: several syncs per process, one per organization, each wit
   t.match(fails({ SYNC_MAX_PER_ORGANIZATION: '0' }), /^configuration error: SYNC_MAX_PER_ORGANIZATION must be a whole number from 1 to 16 \(got "0"\)/);
   t.match(fails({ SYNC_DEADLINE_SECONDS: '1.5' }), /^configuration error: SYNC_DEADLINE_SECONDS must be a whole number from 1 to 86400/);
 });
+
+t.test('INGEST_MAX_PER_ORGANIZATION: items of one organization in flight at once across every process', async (t) => {
+  t.equal(loadConfig({}).ingest.maxPerOrganization, 16);
+  t.equal(loadConfig({ INGEST_MAX_PER_ORGANIZATION: '4' }).ingest.maxPerOrganization, 4);
+  t.match(fails({ INGEST_MAX_PER_ORGANIZATION: '0' }), /^configuration error: INGEST_MAX_PER_ORGANIZATION must be a whole number from 1 to 1000/);
+});
