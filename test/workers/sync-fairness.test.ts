@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { startTestService, type TestService } from '../support/service.js';
 import { startShopifyStore, type FakeShopifyStore } from '../support/shopify-store.js';
-import { takeSlot, wakeAllWaiting, waitForSlot } from '../../workers/sync/slots.js';
+import { freeSilentSlots, takeSlot, wakeAllWaiting, waitForSlot } from '../../workers/sync/slots.js';
 import { createInProcessQueue } from '../../infra/queue/inprocess.js';
 
 type Json = Record<string, any>;
@@ -156,7 +156,7 @@ t.test('one organization runs at most SYNC_MAX_PER_ORGANIZATION syncs at once; t
   t.equal(most, 2, 'at most two at once, and two did run at once');
 });
 
-t.test('slots: only as many runs as the limit win, even all at once; a waiting job is announced once a slot is free', async (t) => {
+t.test('slots: only as many runs as the limit win, even all at once; a waiting job is announced once a slot is free; a silent holder\'s slot is freed', async (t) => {
   const service = await startTestService(t);
   const db = service.platform.database.db;
   const organizationId = randomUUID();
@@ -182,4 +182,13 @@ t.test('slots: only as many runs as the limit win, even all at once; a waiting j
   await until('the announcement', async () => announced, (list) => list.length === 1);
   t.same(announced, [high.jobId], 'the higher priority first, though younger');
   t.same((await db.selectFrom('sync_waiting').select('job_id').execute()).map((row) => row.job_id), [low.jobId]);
+
+  // A worker that died between taking a slot and claiming its job: the scheduler frees the slot once the row is silent.
+  const dead = { ...job(), organizationId: randomUUID() };
+  t.equal(await takeSlot(db, { job: dead, workerId: 'dead-worker', maxPerOrganization: 1 }), 'taken');
+  t.equal(await takeSlot(db, { job: { ...job(), organizationId: dead.organizationId }, workerId: 'w', maxPerOrganization: 1 }), 'full');
+  t.same(await freeSilentSlots(db, new Date(Date.now() - 60_000)), [], 'a fresh slot is not silent');
+  await db.updateTable('sync_heartbeats').set({ beat_at: new Date(Date.now() - 120_000) }).where('job_id', '=', dead.jobId).execute();
+  t.same(await freeSilentSlots(db, new Date(Date.now() - 60_000)), [dead.organizationId], 'a silent slot with no processing job is freed');
+  t.equal(await takeSlot(db, { job: { ...job(), organizationId: dead.organizationId }, workerId: 'w', maxPerOrganization: 1 }), 'taken', 'and can be taken again');
 });

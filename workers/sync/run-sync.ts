@@ -99,13 +99,12 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
   // The organization's slot first (the limit is decided by the slot row, not by a read model).
   const maxPerOrganization = deps.maxPerOrganization ?? 1;
   const slotClaim = { job: ref, workerId: deps.workerId, maxPerOrganization };
-  let slot = await takeSlot(deps.db, slotClaim);
-  if (slot === 'busy') return 'nothing-to-do';
-  if (slot === 'full') {
+  // Busy: another worker took a slot for this very job and is claiming it, or died doing so; the
+  // job waits too, so it is announced again once that slot is let go (or freed as silent).
+  if ((await takeSlot(deps.db, slotClaim)) !== 'taken') {
     await waitForSlot(deps.db, { ...jobIds, priority: job.priority, createdAt: job.createdAt });
     // A run that ended between the two looks found no waiting row to wake: look once more.
-    slot = await takeSlot(deps.db, slotClaim);
-    if (slot !== 'taken') return slot === 'full' ? 'waiting' : 'nothing-to-do';
+    if ((await takeSlot(deps.db, slotClaim)) !== 'taken') return 'waiting';
   }
   await stopWaiting(deps.db, jobId);
 

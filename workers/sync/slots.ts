@@ -19,7 +19,7 @@ export type SlotOutcome =
   | 'taken'
   /** Every slot of the organization is held. */
   | 'full'
-  /** A heartbeat row for this job exists already: another worker holds the job (or is letting go of it). */
+  /** A heartbeat row for this job exists already: another worker is claiming or holds the job (or died doing so). */
   | 'busy';
 
 export interface SlotClaim {
