@@ -69,6 +69,20 @@ export async function startLaneConsumer<T>(context: LaneContext<T>): Promise<Con
   const lanes = new Map<string, Lane>();
   let turn = 0;
   let stopped = false;
+  // Idle slots wait for the next refresh or for a message of this process to be settled.
+  const idle = new Set<() => void>();
+  const nudge = () => {
+    for (const wake of idle) wake();
+    idle.clear();
+  };
+  const rest = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, REFRESH_MS);
+      idle.add(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
 
   await context.ensureStreams();
   const plain: Lane = { key: null, stream: names.stream, durable: names.durable, pending: 0, unacked: 0, limit: Infinity, quietUntil: 0 };
@@ -125,6 +139,7 @@ export async function startLaneConsumer<T>(context: LaneContext<T>): Promise<Con
   const refresher = (async () => {
     while (!stopped) {
       await refresh().catch(() => undefined);
+      nudge();
       await sleep(REFRESH_MS, undefined, { signal: abort.signal }).catch(() => undefined);
     }
   })();
@@ -181,7 +196,7 @@ export async function startLaneConsumer<T>(context: LaneContext<T>): Promise<Con
     while (!stopped && !nc.isClosed()) {
       const lane = pick();
       if (!lane) {
-        await sleep(REFRESH_MS / 2, undefined, { signal: abort.signal }).catch(() => undefined);
+        await rest();
         continue;
       }
       let msg: JsMsg | undefined;
@@ -204,6 +219,9 @@ export async function startLaneConsumer<T>(context: LaneContext<T>): Promise<Con
         await dispatch.run(transport(taken));
       } finally {
         inflight.delete(id);
+        // Settled here: the lane has one fewer unacknowledged until the next refresh says otherwise.
+        lane.unacked = Math.max(0, lane.unacked - 1);
+        nudge();
       }
     }
   };
@@ -241,6 +259,7 @@ export async function startLaneConsumer<T>(context: LaneContext<T>): Promise<Con
       if (stopped) return;
       stopped = true;
       abort.abort();
+      nudge();
       for (const subscription of advisories) tryReply(() => subscription.unsubscribe());
       for (const batch of batches) void batch.close();
       await Promise.all([dispatch.stop(graceMs), waitFor([...givingUp], graceMs), refresher]);
