@@ -7,6 +7,8 @@ export interface EnqueueOptions {
   /**
    * Whose work this is (the organization). A consumer with `maxPerKey` serves the keys with waiting
    * messages in turn rather than in arrival order, so one key's backlog cannot hold up another's.
+   * On JetStream keyed messages live apart and only a consumer with `maxPerKey` reads them: give
+   * keys on subjects consumed that way (ingest.items) and no others.
    */
   key?: string;
 }
