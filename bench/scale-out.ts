@@ -45,7 +45,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function measure(server: string, natsUrl: string, workerCount: number, items: number, syncs: number, delayS: number): Promise<Row> {
   const database = await freshDatabase(server, 'bench_scale');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-bench-scale-'));
-  const env = { DATABASE_URL: database.url, NATS_URL: natsUrl, NATS_PREFIX: `bench${randomBytes(4).toString('hex')}`, STYLIST_SECRET: 'b'.repeat(40), SYNC_SCHEDULER_INTERVAL_SECONDS: '2', ...LOCAL_STORES_ENV };
+  // One sync slot per process, as the measure is what a second process adds; the bench's sources all
+  // belong to one organization, so its sync limit is lifted to let them overlap.
+  const env = {
+    DATABASE_URL: database.url,
+    NATS_URL: natsUrl,
+    NATS_PREFIX: `bench${randomBytes(4).toString('hex')}`,
+    STYLIST_SECRET: 'b'.repeat(40),
+    SYNC_SCHEDULER_INTERVAL_SECONDS: '2',
+    SYNC_CONCURRENCY: '1',
+    SYNC_MAX_PER_ORGANIZATION: String(Math.min(16, Math.max(1, syncs))),
+    ...LOCAL_STORES_ENV,
+  };
   const logger = createLogger({ level: 'silent' });
   const platform = await openPlatform(loadConfig({ ...env, DATA_DIR: path.join(dataDir, 'api'), LOG_LEVEL: 'silent' }), logger);
   const workers: WorkerProcess[] = [];

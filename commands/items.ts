@@ -154,7 +154,8 @@ export async function queueListings(
       const { itemId } = toQueue[i]!;
       try {
         // The message is a wake-up (the stream decides): a repeat of it is harmless, so a retry announces again.
-        await deps.queue.enqueue(INGEST_SUBJECT, { itemId, datasetId, organizationId } satisfies IngestMessage, { dedupeId: `${meta.correlationId}/${itemId}` });
+        // Keyed by organization: the ingest worker serves organizations in turn (INGEST_MAX_PER_ORGANIZATION).
+        await deps.queue.enqueue(INGEST_SUBJECT, { itemId, datasetId, organizationId } satisfies IngestMessage, { dedupeId: `${meta.correlationId}/${itemId}`, key: organizationId });
       } catch {
         return 'failed';
       }

@@ -108,9 +108,12 @@ const environment = z.object({
   LOG_LEVEL: z.preprocess((v) => v || 'info', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'must be one of fatal, error, warn, info, debug, trace, silent' })),
   SYNC_HEARTBEAT_TIMEOUT_SECONDS: integer(1200, 2, 86_400),
   SYNC_SCHEDULER_INTERVAL_SECONDS: integer(30, 1, 3_600),
-  SYNC_CONCURRENCY: integer(1, 1, 16),
+  SYNC_CONCURRENCY: integer(4, 1, 16),
   SYNC_MAX_FEED_MB: integer(256, 1, 4096),
   SYNC_MAX_PRODUCTS: integer(25_000, 1, 25_000),
+  SYNC_MAX_PER_ORGANIZATION: integer(1, 1, 16),
+  SYNC_DEADLINE_SECONDS: integer(1800, 1, 86_400),
+  INGEST_MAX_PER_ORGANIZATION: integer(16, 1, 1_000),
   QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   PROJECTION_LAG_LIMIT_SECONDS: integer(30, 1, 86_400),
   OUTBOUND_ALLOW_PRIVATE: flag(false),
@@ -146,6 +149,14 @@ export interface Config {
     maxFeedBytes: number;
     /** Distinct products one run reads (document 1: 25,000); past it the run is capped and archives nothing. */
     maxProducts: number;
+    /** Sync jobs of one organization running at once across every process (workers/sync/slots.ts). */
+    maxPerOrganization: number;
+    /** A run still going after this long stops and its job fails: one slow store cannot hold a slot for ever. */
+    deadlineMs: number;
+  };
+  ingest: {
+    /** Items of one organization processed at once across every process; organizations with waiting items take turns. */
+    maxPerOrganization: number;
   };
   queue: {
     /** Messages of one subject unacknowledged at once across every process (JetStream max_ack_pending). */
@@ -211,7 +222,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseUrl: (e.BASE_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
-    sync: { heartbeatTimeoutMs: e.SYNC_HEARTBEAT_TIMEOUT_SECONDS * 1000, schedulerIntervalMs: e.SYNC_SCHEDULER_INTERVAL_SECONDS * 1000, concurrency: e.SYNC_CONCURRENCY, maxFeedBytes: e.SYNC_MAX_FEED_MB * 1024 * 1024, maxProducts: e.SYNC_MAX_PRODUCTS },
+    sync: {
+      heartbeatTimeoutMs: e.SYNC_HEARTBEAT_TIMEOUT_SECONDS * 1000,
+      schedulerIntervalMs: e.SYNC_SCHEDULER_INTERVAL_SECONDS * 1000,
+      concurrency: e.SYNC_CONCURRENCY,
+      maxPerOrganization: e.SYNC_MAX_PER_ORGANIZATION,
+      deadlineMs: e.SYNC_DEADLINE_SECONDS * 1000,
+      maxFeedBytes: e.SYNC_MAX_FEED_MB * 1024 * 1024,
+      maxProducts: e.SYNC_MAX_PRODUCTS,
+    },
+    ingest: { maxPerOrganization: e.INGEST_MAX_PER_ORGANIZATION },
     queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
     projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS },
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },

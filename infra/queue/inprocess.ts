@@ -1,12 +1,14 @@
 // The embedded WorkQueue: JetStream's work-queue semantics in memory, so `npm start` and the
 // embedded test run exercise the same contract as production (test/infra/workqueue.contract.ts).
 // Messages live per subject; a consumer takes them while it has a free concurrency slot and the
-// subject is under its in-flight limit. What a delivery means (settle, retry, dead-letter) is
+// subject is under its in-flight limit: the oldest first, or with maxPerKey the keys in turn, each
+// under its own in-flight limit (waiting-line.ts). What a delivery means (settle, retry, dead-letter) is
 // semantics.ts, shared with the JetStream adapter; this file only moves messages.
 import { randomUUID } from 'node:crypto';
 import type { ConsumeOptions, Consumer, EnqueueOptions, JobHandler, WorkQueue } from './port.js';
 import { dispatcher, type DeadLetterSink, type Dispatcher, type TransportDelivery } from './semantics.js';
-import { settingsOf, validateSubject, type Settings } from './settings.js';
+import { settingsOf, validateKey, validateSubject, type Settings } from './settings.js';
+import { WaitingLine } from './waiting-line.js';
 
 const DEFAULT_DEDUPE_WINDOW_MS = 2 * 60_000; // JetStream's default duplicate_window
 const DEFAULT_GRACE_MS = 10_000;
@@ -16,6 +18,9 @@ interface Message {
   readonly id: string;
   readonly subject: string;
   readonly body: string;
+  /** EnqueueOptions.key, '' without one. */
+  readonly key: string;
+  place: number;
   deliveries: number;
   state: 'ready' | 'delayed' | 'inflight' | 'done';
   /** The delivery the message is out on; an older one whose ack wait passed no longer counts. */
@@ -24,7 +29,9 @@ interface Message {
 }
 
 interface SubjectState {
-  readonly ready: Message[];
+  readonly ready: WaitingLine<Message>;
+  /** Messages in flight per key. */
+  readonly flying: Map<string, number>;
   readonly delayed: Set<Message>;
   readonly consumers: InProcessConsumer[];
   readonly seen: Map<string, number>; // dedupe id → expiry (ms since epoch)
@@ -55,7 +62,7 @@ export function createInProcessQueue(options: InProcessQueueOptions = {}): WorkQ
   const stateOf = (subject: string): SubjectState => {
     let state = subjects.get(subject);
     if (!state) {
-      state = { ready: [], delayed: new Set(), consumers: [], seen: new Map(), next: 0 };
+      state = { ready: new WaitingLine(), flying: new Map(), delayed: new Set(), consumers: [], seen: new Map(), next: 0 };
       subjects.set(subject, state);
     }
     return state;
@@ -67,11 +74,26 @@ export function createInProcessQueue(options: InProcessQueueOptions = {}): WorkQ
 
   // Hands due messages to consumers with a free slot, round robin, until one side runs out.
   const pump = (state: SubjectState) => {
-    while (state.ready.length > 0) {
+    while (state.ready.size > 0) {
       const consumer = pickConsumer(state);
       if (!consumer) return;
-      consumer.deliver(state.ready.shift() as Message);
+      const limit = consumer.settings.maxPerKey;
+      const message = limit === undefined ? state.ready.takeOldest() : state.ready.takeFair((key) => (state.flying.get(key) ?? 0) < limit);
+      if (!message) return;
+      consumer.deliver(message);
     }
+  };
+
+  // A message leaving or entering flight changes its key's count.
+  const moveTo = (message: Message, next: Message['state']) => {
+    const flying = stateOf(message.subject).flying;
+    const change = (next === 'inflight' ? 1 : 0) - (message.state === 'inflight' ? 1 : 0);
+    if (change) {
+      const count = (flying.get(message.key) ?? 0) + change;
+      if (count > 0) flying.set(message.key, count);
+      else flying.delete(message.key);
+    }
+    message.state = next;
   };
 
   const pickConsumer = (state: SubjectState): InProcessConsumer | undefined => {
@@ -92,24 +114,24 @@ export function createInProcessQueue(options: InProcessQueueOptions = {}): WorkQ
     const state = stateOf(message.subject);
     message.current = undefined;
     if (delayMs > 0) {
-      message.state = 'delayed';
+      moveTo(message, 'delayed');
       state.delayed.add(message);
       message.delayTimer = setTimeout(() => {
         state.delayed.delete(message);
         message.delayTimer = undefined;
-        message.state = 'ready';
+        moveTo(message, 'ready');
         state.ready.unshift(message);
         pump(state);
       }, delayMs);
       return;
     }
-    message.state = 'ready';
+    moveTo(message, 'ready');
     state.ready.unshift(message);
     pump(state);
   };
 
   const finish = (message: Message) => {
-    message.state = 'done';
+    moveTo(message, 'done');
     message.current = undefined;
   };
 
@@ -135,7 +157,7 @@ export function createInProcessQueue(options: InProcessQueueOptions = {}): WorkQ
         }, settings.ackWaitMs);
       };
       const count = message.deliveries;
-      message.state = 'inflight';
+      moveTo(message, 'inflight');
       message.current = token;
       arm();
       return {
@@ -151,8 +173,7 @@ export function createInProcessQueue(options: InProcessQueueOptions = {}): WorkQ
           if (current()) return finish(message);
           // A late ack still wins while the message waits for its redelivery, as on JetStream.
           if (message.deliveries === count && (message.state === 'ready' || message.state === 'delayed')) {
-            const index = state.ready.indexOf(message);
-            if (index >= 0) state.ready.splice(index, 1);
+            state.ready.remove(message);
             clearTimeout(message.delayTimer);
             state.delayed.delete(message);
             finish(message);
@@ -222,7 +243,8 @@ export function createInProcessQueue(options: InProcessQueueOptions = {}): WorkQ
         state.seen.delete(options.dedupeId);
         state.seen.set(options.dedupeId, now + dedupeWindowMs);
       }
-      state.ready.push({ id: options.dedupeId ?? randomUUID(), subject, body, deliveries: 0, state: 'ready' });
+      if (options.key !== undefined) validateKey(options.key);
+      state.ready.push({ id: options.dedupeId ?? randomUUID(), subject, body, key: options.key ?? '', place: 0, deliveries: 0, state: 'ready' });
       pump(state);
       return { duplicate: false };
     },
@@ -250,7 +272,7 @@ export function createInProcessQueue(options: InProcessQueueOptions = {}): WorkQ
       for (const state of subjects.values()) {
         for (const message of state.delayed) clearTimeout(message.delayTimer);
         state.delayed.clear();
-        state.ready.length = 0;
+        state.ready.clear();
       }
       subjects.clear();
     },

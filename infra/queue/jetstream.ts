@@ -3,7 +3,8 @@
 // one durable pull consumer shared by every worker process (explicit ack, ack_wait, max_deliver,
 // max_ack_pending = QUEUE_MAX_IN_FLIGHT). Each concurrency slot pulls one message only when it is
 // free, so nothing waits in a client buffer while its ack-wait clock runs. What a delivery means
-// (settle, retry, dead-letter) is semantics.ts, shared with the in-process adapter.
+// (settle, retry, dead-letter) is semantics.ts, shared with the in-process adapter. Keyed messages
+// and consumers with maxPerKey (fair delivery by organization) are jetstream-lanes.ts.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, nanos, type NatsConnection, type Subscription } from '@nats-io/transport-node';
@@ -23,7 +24,8 @@ import {
 } from '@nats-io/jetstream';
 import type { ConsumeOptions, Consumer, EnqueueOptions, JobHandler, WorkQueue } from './port.js';
 import { describe, dispatcher, waitFor, type DeadLetterSink, type TransportDelivery } from './semantics.js';
-import { settingsOf, validateSubject, type Settings } from './settings.js';
+import { settingsOf, validateKey, validateSubject, type Settings } from './settings.js';
+import { startLaneConsumer } from './jetstream-lanes.js';
 
 const DEFAULT_DEDUPE_WINDOW_MS = 2 * 60_000;
 const DEFAULT_GRACE_MS = 10_000;
@@ -83,6 +85,8 @@ export async function jetStreamQueue(nc: NatsConnection, options: JetStreamQueue
     const stream = `${prefix}_${subject.replaceAll('.', '_')}`;
     return { subject, natsSubject: `${prefix}.${subject}`, stream, durable: stream };
   };
+  // Keyed messages: `<natsSubject>.<key>` on a stream of their own (one token more than the plain subject: no overlap).
+  const keyedNamesOf = (names: Names): Names => ({ ...names, natsSubject: `${names.natsSubject}.*`, stream: `${names.stream}_by_key` });
 
   const ensureStream = (names: Names): Promise<void> => {
     let ready = streams.get(names.stream);
@@ -108,14 +112,17 @@ export async function jetStreamQueue(nc: NatsConnection, options: JetStreamQueue
       if (body === undefined) throw new TypeError('a work queue payload must be JSON-serialisable');
       // Always a message id: it is the job id, and a retried publish cannot double the work.
       const msgID = options.dedupeId ?? randomUUID();
+      if (options.key !== undefined) validateKey(options.key);
+      const target = options.key === undefined ? names : keyedNamesOf(names);
+      const publishTo = options.key === undefined ? names.natsSubject : `${names.natsSubject}.${options.key}`;
       const publish = async () => {
-        await ensureStream(names);
-        return js.publish(names.natsSubject, body, { msgID });
+        await ensureStream(target);
+        return js.publish(publishTo, body, { msgID });
       };
       const ack = await publish().catch(async (error: unknown) => {
         // The stream may have been deleted under us since we created it: create it again, once.
-        if (!(await streamIsMissing(jsm, names.stream))) throw error;
-        streams.delete(names.stream);
+        if (!(await streamIsMissing(jsm, target.stream))) throw error;
+        streams.delete(target.stream);
         return publish();
       });
       return { duplicate: ack.duplicate };
@@ -126,7 +133,23 @@ export async function jetStreamQueue(nc: NatsConnection, options: JetStreamQueue
       const names = namesOf(subject);
       const settings = settingsOf(options);
       await ensureStream(names);
-      const consumer = await startConsumer({ nc, jsm, names, handler, settings, maxInFlight, deadLetters, inflight, ensureStream: () => ensureStream(names) });
+      const { maxPerKey } = settings;
+      const consumer =
+        maxPerKey === undefined
+          ? await startConsumer({ nc, jsm, names, handler, settings, maxInFlight, deadLetters, inflight, ensureStream: () => ensureStream(names) })
+          : await startLaneConsumer({
+              nc,
+              jsm,
+              names: { subject, stream: names.stream, durable: names.durable, keyedStream: keyedNamesOf(names).stream, keyedPrefix: `${names.natsSubject}.` },
+              handler,
+              settings: { ...settings, maxPerKey },
+              deadLetters,
+              inflight,
+              ensureStreams: async () => {
+                await Promise.all([ensureStream(names), ensureStream(keyedNamesOf(names))]);
+              },
+              plainDurable: () => upsertConsumer(jsm, names, settings, maxInFlight),
+            });
       consumers.add(consumer);
       return {
         async stop(graceMs?: number) {

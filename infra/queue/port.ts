@@ -4,6 +4,13 @@
 export interface EnqueueOptions {
   /** Messages with the same dedupeId within the dedupe window are dropped (JetStream `Nats-Msg-Id`). */
   dedupeId?: string;
+  /**
+   * Whose work this is (the organization). A consumer with `maxPerKey` serves the keys with waiting
+   * messages in turn rather than in arrival order, so one key's backlog cannot hold up another's.
+   * On JetStream keyed messages live apart and only a consumer with `maxPerKey` reads them: give
+   * keys on subjects consumed that way (ingest.items) and no others.
+   */
+  key?: string;
 }
 
 export interface Job<T = unknown> {
@@ -24,6 +31,12 @@ export interface ConsumeOptions<T> {
   parse?: (payload: unknown) => T;
   /** Messages worked on at once by this consumer (default 1). */
   concurrency?: number;
+  /**
+   * Fair delivery by key (EnqueueOptions.key): keys with waiting messages take turns, and at most
+   * this many messages of one key are in flight at once across every consumer of the subject.
+   * Absent: arrival order, as for any subject whose work is not split by tenant.
+   */
+  maxPerKey?: number;
   /** Deliveries before the message is dead-lettered (default 5). */
   maxDeliver?: number;
   /** Without ack or `working()` for this long, the message is redelivered (default 30 s). */

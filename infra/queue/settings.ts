@@ -5,6 +5,8 @@ import type { ConsumeOptions, DeadLetter } from './port.js';
 export interface Settings<T> {
   parse?: (payload: unknown) => T;
   concurrency: number;
+  /** Fair delivery by key; undefined: arrival order. */
+  maxPerKey?: number;
   maxDeliver: number;
   ackWaitMs: number;
   retryDelayMs: number;
@@ -15,6 +17,7 @@ export function settingsOf<T>(options: ConsumeOptions<T>): Settings<T> {
   return {
     parse: options.parse,
     concurrency: positive('concurrency', options.concurrency ?? 1),
+    maxPerKey: options.maxPerKey === undefined ? undefined : positive('maxPerKey', options.maxPerKey),
     maxDeliver: positive('maxDeliver', options.maxDeliver ?? 5),
     ackWaitMs: positive('ackWaitMs', options.ackWaitMs ?? 30_000),
     retryDelayMs: Math.max(0, options.retryDelayMs ?? 1_000),
@@ -25,6 +28,11 @@ export function settingsOf<T>(options: ConsumeOptions<T>): Settings<T> {
 function positive(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
   return value;
+}
+
+/** A fairness key is one subject token (JetStream files keyed messages under `<subject>.<key>`). */
+export function validateKey(key: string): void {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(key)) throw new TypeError(`invalid work queue key: ${JSON.stringify(key)}`);
 }
 
 /** Dot-separated tokens of letters, digits, `_` and `-`: valid NATS subject and stream-name parts. */

@@ -13,6 +13,7 @@ import * as sync from './0009_sync.js';
 import * as markets from './0010_markets.js';
 import * as queueDeadLetters from './0011_queue_dead_letters.js';
 import * as projectionFaults from './0012_projection_faults.js';
+import * as syncSlots from './0013_sync_slots.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -27,4 +28,5 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0010_markets': markets,
   '0011_queue_dead_letters': queueDeadLetters,
   '0012_projection_faults': projectionFaults,
+  '0013_sync_slots': syncSlots,
 };

@@ -129,9 +129,18 @@ export interface JobRef {
 
 const refOf = (row: Record<string, any>): JobRef => ({ jobId: row.job_id, sourceId: row.source_id, datasetId: row.dataset_id, organizationId: row.organization_id });
 
-/** Claim order (document 1): highest priority, then oldest. */
-export async function pendingJobs(db: Kysely<any>, limit: number): Promise<JobRef[]> {
-  const rows = await db.selectFrom('sync_jobs').select(['job_id', 'source_id', 'dataset_id', 'organization_id']).where('status', '=', 'pending').orderBy('priority', 'desc').orderBy('created_at').orderBy('sequence').limit(limit).execute();
+/**
+ * Claim order (document 1): highest priority, then oldest. With `maxPerOrganization`, jobs of
+ * organizations whose sync slots are all held (the sync worker's heartbeat rows) are left out: a
+ * hint for which job to try, not the limit itself (workers/sync/slots.ts takes the slot).
+ */
+export async function pendingJobs(db: Kysely<any>, limit: number, options: { maxPerOrganization?: number } = {}): Promise<JobRef[]> {
+  let query = db.selectFrom('sync_jobs').select(['job_id', 'source_id', 'dataset_id', 'organization_id']).where('status', '=', 'pending');
+  if (options.maxPerOrganization !== undefined) {
+    const full = db.selectFrom('sync_heartbeats').select('organization_id').where('organization_id', 'is not', null).groupBy('organization_id').having((eb) => eb.fn.countAll(), '>=', options.maxPerOrganization);
+    query = query.where('organization_id', 'not in', full);
+  }
+  const rows = await query.orderBy('priority', 'desc').orderBy('created_at').orderBy('sequence').limit(limit).execute();
   return rows.map(refOf);
 }
 

@@ -168,3 +168,16 @@ t.test('SYNC_MAX_FEED_MB and SYNC_MAX_PRODUCTS cap a sync run; the product cap c
   t.throws(() => loadConfig({ SYNC_MAX_PRODUCTS: '25001' }), { message: 'configuration error: SYNC_MAX_PRODUCTS must be a whole number from 1 to 25000 (got "25001")' });
   t.throws(() => loadConfig({ SYNC_MAX_FEED_MB: '0' }), { message: 'configuration error: SYNC_MAX_FEED_MB must be a whole number from 1 to 4096 (got "0")' });
 });
+
+t.test('sync fairness: several syncs per process, one per organization, each within a deadline', async (t) => {
+  t.match(loadConfig({}).sync, { concurrency: 4, maxPerOrganization: 1, deadlineMs: 30 * 60_000 });
+  t.match(loadConfig({ SYNC_MAX_PER_ORGANIZATION: '3', SYNC_DEADLINE_SECONDS: '90' }).sync, { maxPerOrganization: 3, deadlineMs: 90_000 });
+  t.match(fails({ SYNC_MAX_PER_ORGANIZATION: '0' }), /^configuration error: SYNC_MAX_PER_ORGANIZATION must be a whole number from 1 to 16 \(got "0"\)/);
+  t.match(fails({ SYNC_DEADLINE_SECONDS: '1.5' }), /^configuration error: SYNC_DEADLINE_SECONDS must be a whole number from 1 to 86400/);
+});
+
+t.test('INGEST_MAX_PER_ORGANIZATION: items of one organization in flight at once across every process', async (t) => {
+  t.equal(loadConfig({}).ingest.maxPerOrganization, 16);
+  t.equal(loadConfig({ INGEST_MAX_PER_ORGANIZATION: '4' }).ingest.maxPerOrganization, 4);
+  t.match(fails({ INGEST_MAX_PER_ORGANIZATION: '0' }), /^configuration error: INGEST_MAX_PER_ORGANIZATION must be a whole number from 1 to 1000/);
+});

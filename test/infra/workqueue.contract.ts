@@ -212,6 +212,30 @@ export function workQueueContract(t: Tap, adapter: QueueAdapter): void {
     t.same([...done].sort((x, y) => x - y), [0, 1, 2, 3, 4, 5, 6, 7, 8], 'each job once');
   });
 
+  t.test('with maxPerKey, keys take turns: a key that arrives behind another key\'s backlog is served at once, and no key has more than maxPerKey in flight across workers', async (t) => {
+    const { world, queue } = await setup(t);
+    const second = await world.open();
+    const flying = new Map<string, number>();
+    let mostA = 0;
+    const done: string[] = [];
+    const handler = async (job: Job<{ key: string }>) => {
+      const { key } = job.payload;
+      flying.set(key, (flying.get(key) ?? 0) + 1);
+      if (key === 'a') mostA = Math.max(mostA, flying.get('a')!);
+      await sleep(100);
+      flying.set(key, flying.get(key)! - 1);
+      done.push(key);
+    };
+    for (const worker of [queue, second]) await worker.consume<{ key: string }>(SUBJECT, handler, { concurrency: 2, maxPerKey: 2, ackWaitMs: 10_000 });
+    for (let n = 0; n < 30; n++) await queue.enqueue(SUBJECT, { key: 'a' }, { key: 'a' });
+    await until(() => done.length >= 2, 'the backlog under way', 10_000);
+    for (let n = 0; n < 3; n++) await queue.enqueue(SUBJECT, { key: 'b' }, { key: 'b' });
+    await until(() => done.length === 33, 'every job done', 30_000);
+    const lastB = done.lastIndexOf('b');
+    t.ok(lastB < 12, `the later key's 3 jobs were done among the first 12 of 33 (the last was #${lastB + 1})`);
+    t.equal(mostA, 2, 'the backlog\'s key never had more than 2 in flight, though 4 slots were free');
+  });
+
   t.test('a payload that fails validation goes straight to dead-letter', async (t) => {
     const { queue } = await setup(t);
     const handled: unknown[] = [];

@@ -1,9 +1,10 @@
 // Scale-out on Postgres + NATS JetStream, with real processes: two `stylist serve --role
-// sync,ingest` workers (one sync slot each) on one database and one NATS prefix; this process runs
-// the API, the projections and the scheduler. Two syncs run at once, one on each worker; a worker
+// sync,ingest` workers (one sync slot each, unless a test says otherwise) on one database and one
+// NATS prefix; this process runs the API, the projections and the scheduler. Two syncs run at once, one on each worker; a worker
 // killed with SIGKILL mid-sync loses its job to the other within the heartbeat timeout plus a few
 // seconds, and every product is imported once. Each store holds its second page until the test
-// lets go, so "mid-sync" is a state, not a guess about timing.
+// lets go, so "mid-sync" is a state, not a guess about timing. The organization's sync limit holds
+// across the processes.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,7 @@ const SCHEDULER_INTERVAL_S = 1;
 
 type Json = Record<string, any>;
 
-async function cluster(t: Test, workerCount: number) {
+async function cluster(t: Test, workerCount: number, settings: Record<string, string> = {}) {
   const database = await freshDatabase(serverUrl!, 'scaleout');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-scale-out-'));
   const env = {
@@ -38,8 +39,12 @@ async function cluster(t: Test, workerCount: number) {
     STYLIST_SECRET: 's'.repeat(40),
     SYNC_HEARTBEAT_TIMEOUT_SECONDS: String(HEARTBEAT_TIMEOUT_S),
     SYNC_SCHEDULER_INTERVAL_SECONDS: String(SCHEDULER_INTERVAL_S),
+    // One slot per process, and the test's stores all belong to one organization.
+    SYNC_CONCURRENCY: '1',
+    SYNC_MAX_PER_ORGANIZATION: '2',
     // The fake stores listen on 127.0.0.1.
     ...LOCAL_STORES_ENV,
+    ...settings,
   };
   const logger = createLogger({ level: 'silent' });
   const platform = await openPlatform(loadConfig({ ...env, DATA_DIR: path.join(dataDir, 'api'), LOG_LEVEL: 'silent' }), logger);
@@ -142,4 +147,24 @@ t.test('a worker killed mid-sync loses its job to the other within the heartbeat
   const items = await until('every item active', shop.items, (counts) => (counts.active ?? 0) >= products || (counts.failed ?? 0) > 0, 90_000);
   t.same({ active: items.active, failed: items.failed ?? 0 }, { active: products, failed: 0 }, `${products} of ${products} products imported`);
   t.equal(await shop.total(), products, 'each product once');
+});
+
+t.test('two worker processes hold one organization to SYNC_MAX_PER_ORGANIZATION (1): its second sync waits for the first, then runs', { skip, timeout: 180_000 }, async (t) => {
+  const { until, connectedStore } = await cluster(t, 2, { SYNC_CONCURRENCY: '4', SYNC_MAX_PER_ORGANIZATION: '1' });
+  const [first, second] = [await connectedStore('Store one'), await connectedStore('Store two')];
+  const reading = (shop: typeof first) => shop.store.requests.length > 0;
+  const started = await until('one sync to hold its store', () => Promise.all([first.job(), second.job()]), () => reading(first) || reading(second), 60_000);
+  const [running, waiting] = reading(first) ? [first, second] : [second, first];
+  // Both processes have free slots; the organization has none.
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  t.notOk(reading(waiting), 'the second store is not read while the first sync holds the organization’s slot');
+  t.equal((await waiting.job()).status, 'pending', `its job waits (jobs then: ${started.map((job) => job.status).join(', ')})`);
+
+  running.store.release();
+  waiting.store.release();
+  const done = await until('the first sync to finish', running.job, (job) => job.status === 'completed' || job.status === 'failed', 60_000);
+  t.equal(done.status, 'completed', done.result?.error ?? 'completed');
+  const next = await until('the waiting sync to finish', waiting.job, (job) => job.status === 'completed' || job.status === 'failed', 60_000);
+  t.equal(next.status, 'completed', next.result?.error ?? 'completed');
+  t.ok(Date.parse(next.worker.startedAt) >= Date.parse(done.result.completedAt), 'it started once the first had finished');
 });

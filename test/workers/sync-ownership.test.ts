@@ -36,6 +36,7 @@ t.test("rebuilding the data-sources projector leaves every other table, the sync
     const logId = randomUUID();
     await db.insertInto('sync_log_entries').values({ log_id: logId, position: 0, at: longAgo, level: 'info', message: 'Sync started', sku: null }).execute();
     await db.insertInto('sync_heartbeats').values({ job_id: randomUUID(), worker_id: 'worker-a', beat_at: longAgo, progress: '{}' }).execute();
+    await db.insertInto('sync_waiting').values({ job_id: randomUUID(), source_id: sourceId, dataset_id: datasetId, organization_id: org.organizationId, priority: 10, created_at: longAgo, since: longAgo }).execute();
     await db.insertInto('source_markets').values({ source_id: sourceId, handle: 'us', status: 'ok', reason: null, products: 1, read_at: longAgo }).execute();
     await db
       .insertInto('market_prices')

@@ -1,4 +1,4 @@
-// The ingest role: a consumer that processes queued items, a sweep that re-derives messages lost
+// The ingest role: a consumer that processes queued items, organizations in turn, a sweep that re-derives messages lost
 // with a process (the in-process queue keeps nothing across restarts; the event store and the
 // queue rows do), and the background clean-up of deleted datasets.
 import { DATASET_CLEANUP_SUBJECT, datasetCleanupMessage, INGEST_SUBJECT, ingestMessage, type IngestMessage } from '../../infra/queue/messages.js';
@@ -54,6 +54,10 @@ export const ingestWorker: WorkerDefinition<IngestMessage> = {
   options: (context) => ({
     parse: (payload) => ingestMessage.parse(payload),
     concurrency: 8,
+    // Organizations take turns (messages are keyed by organization): one organization's upload of
+    // thousands does not hold up another's ten, and it has at most this many items in flight at
+    // once across every process.
+    maxPerKey: context.config.ingest.maxPerOrganization,
     maxDeliver: INGEST_MAX_DELIVER,
     ackWaitMs: 60_000,
     retryDelayMs: 2_000,
@@ -95,7 +99,7 @@ function sweepWaitingItems(context: WorkerContext): { stop(): Promise<void> } {
       const rows = await waitingQueueRows(context.database.db, olderThan, 500, requeued);
       if (stopped || rows.length === 0) break;
       for (const row of rows) {
-        await context.queue.enqueue(INGEST_SUBJECT, { itemId: row.itemId, datasetId: row.datasetId, organizationId: row.organizationId }, { dedupeId: `sweep-${row.itemId}-${row.queueVersion}` });
+        await context.queue.enqueue(INGEST_SUBJECT, { itemId: row.itemId, datasetId: row.datasetId, organizationId: row.organizationId }, { dedupeId: `sweep-${row.itemId}-${row.queueVersion}`, key: row.organizationId });
       }
       requeued += rows.length;
       if (rows.length < 500) break;

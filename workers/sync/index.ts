@@ -1,6 +1,10 @@
 // The sync role: a consumer of `sync.jobs` that runs one store sync per message (SYNC_CONCURRENCY at
-// once per process), and the scheduler role: automatic syncs, recovery of jobs whose worker fell
-// silent, and the purge of finished jobs, in one process at a time.
+// once per process, at most SYNC_MAX_PER_ORGANIZATION of one organization across every process, each
+// within SYNC_DEADLINE_SECONDS), and the scheduler role: automatic syncs, recovery of jobs whose
+// worker fell silent, and the purge of finished jobs, in one process at a time.
+// Syncs spend their time waiting on stores' answers, not on this CPU, so a process runs several at
+// once (default 4): one store that answers slowly holds one slot, and another organization's sync
+// takes the next.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { outboundClient } from '../../infra/http/outbound.js';
@@ -24,6 +28,8 @@ export const syncWorker: WorkerDefinition<SyncMessage> = {
           logger: context.logger,
           workerId,
           heartbeatTimeoutMs: context.config.sync.heartbeatTimeoutMs,
+          maxPerOrganization: context.config.sync.maxPerOrganization,
+          deadlineMs: context.config.sync.deadlineMs,
           halt: context.halt,
           feed: {
             outbound: outboundClient(context.config.outbound.allowPrivate),

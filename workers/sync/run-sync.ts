@@ -4,6 +4,9 @@
 // the job to another worker, and this one notices at its next beat and stops without writing more.
 // Nothing changes in the catalogue until the whole feed is read: a run that fails while fetching
 // leaves the dataset as it was.
+// Fairness (issue 12): a run needs one of its organization's slots (slots.ts) before it claims the
+// job, and has SYNC_DEADLINE_SECONDS in all: past that it stops, writes nothing more, and the job
+// fails with a reason the merchant can act on; the slot is free at once either way.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -22,6 +25,7 @@ import { itemsBySku } from '../../projections/queries/items.js';
 import { pendingJobs, type JobRef } from '../../projections/queries/sync.js';
 import { fetchStoreFeed, FeedError, type FeedOptions, type FeedResult } from '../../infra/http/store-feed.js';
 import { readMarkets } from './markets.js';
+import { releaseSlot, stopWaiting, takeSlot, waitForSlot, wakeWaiting } from './slots.js';
 import { SyncLogWriter } from './sync-log.js';
 
 export interface SyncDeps {
@@ -37,9 +41,16 @@ export interface SyncDeps {
   feed?: Partial<FeedOptions<unknown>>;
   /** Called with every beat: the queue message is still being worked on. */
   working?: () => Promise<void>;
+  /** Runs of one organization at once across every process (SYNC_MAX_PER_ORGANIZATION; default 1). */
+  maxPerOrganization?: number;
+  /** A run's whole time budget (SYNC_DEADLINE_SECONDS; default 30 minutes). */
+  deadlineMs?: number;
 }
 
-export type SyncOutcome = 'completed' | 'failed' | 'nothing-to-do';
+/** `waiting`: the organization's slots are all held; the job waits in sync_waiting for one to free. */
+export type SyncOutcome = 'completed' | 'failed' | 'nothing-to-do' | 'waiting';
+
+export const DEFAULT_SYNC_DEADLINE_MS = 30 * 60_000;
 
 /** Items queued per round of appends. */
 const QUEUE_CHUNK = 500;
@@ -50,17 +61,19 @@ export const MAX_RUN_RETRIES = 2;
 
 /**
  * The message names a job, but claiming follows document 1's order (highest priority, then
- * oldest): the best pending job is tried first, then the message's own. Every pending job has a
- * message of its own, so a job taken out of turn leaves its message for the one passed over.
+ * oldest) among organizations with a free slot: the best such pending job is tried first, then the
+ * message's own. Every pending job has a message of its own, or waits in sync_waiting, so a job
+ * taken out of turn leaves its message for the one passed over.
  */
 export async function handleSyncMessage(deps: SyncDeps, message: SyncMessage): Promise<SyncOutcome> {
-  const candidates = await pendingJobs(deps.db, 3);
+  const candidates = await pendingJobs(deps.db, 3, { maxPerOrganization: deps.maxPerOrganization ?? 1 });
   if (!candidates.some((job) => job.jobId === message.jobId)) candidates.push(message);
+  let outcome: SyncOutcome = 'nothing-to-do';
   for (const candidate of candidates) {
-    const outcome = await runJob(deps, candidate);
-    if (outcome !== 'nothing-to-do') return outcome;
+    outcome = await runJob(deps, candidate);
+    if (outcome === 'completed' || outcome === 'failed') return outcome;
   }
-  return 'nothing-to-do';
+  return outcome;
 }
 
 const zeroStats = (): SyncStats => ({ ...NO_SYNC_STATS });
@@ -71,7 +84,8 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
   const jobIds = { ...ids, jobId };
   const source = liveSource(await loadState(deps.eventStore, sourceDecider, sourceStream(sourceId)));
   // A deleted source took its jobs with it.
-  if (!source || source.organizationId !== organizationId || (await loadSyncJob(deps.eventStore, jobIds))?.status !== 'pending') return 'nothing-to-do';
+  const job = source && source.organizationId === organizationId ? await loadSyncJob(deps.eventStore, jobIds) : null;
+  if (!source || job?.status !== 'pending') return 'nothing-to-do';
   const logId = randomUUID();
   const meta = (): CommandMeta => ({ now: new Date().toISOString(), actor: { kind: 'source', id: sourceId }, correlationId: logId });
 
@@ -82,15 +96,34 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
     return events.length ? 'failed' : 'nothing-to-do';
   }
 
+  // The organization's slot first (the limit is decided by the slot row, not by a read model).
+  const maxPerOrganization = deps.maxPerOrganization ?? 1;
+  const slotClaim = { job: ref, workerId: deps.workerId, maxPerOrganization };
+  // Busy: another worker took a slot for this very job and is claiming it, or died doing so; the
+  // job waits too, so it is announced again once that slot is let go (or freed as silent).
+  if ((await takeSlot(deps.db, slotClaim)) !== 'taken') {
+    await waitForSlot(deps.db, { ...jobIds, priority: job.priority, createdAt: job.createdAt });
+    // A run that ended between the two looks found no waiting row to wake: look once more.
+    if ((await takeSlot(deps.db, slotClaim)) !== 'taken') return 'waiting';
+  }
+  await stopWaiting(deps.db, jobId);
+
   // A worker that got there first makes this a no-op.
-  const claimed = await claimSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, logId }, meta());
-  if (!claimed.events.length) return 'nothing-to-do';
+  const claimed = await claimSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, logId }, meta()).catch(async (error: unknown) => {
+    await letGo(deps, ref);
+    throw error;
+  });
+  if (!claimed.events.length) {
+    await letGo(deps, ref);
+    return 'nothing-to-do';
+  }
   const retries = claimed.job?.retries ?? 0;
 
   const heartbeat = new Heartbeat(deps, jobId);
-  await heartbeat.start();
+  heartbeat.start();
+  const deadline = new Deadline(deps.deadlineMs ?? DEFAULT_SYNC_DEADLINE_MS);
   const log = new SyncLogWriter(deps.db, logId);
-  const run = new SyncRun(deps, ids, jobId, source, log, heartbeat, meta);
+  const run = new SyncRun(deps, ids, jobId, source, log, heartbeat, AbortSignal.any([heartbeat.signal, deadline.signal]), meta);
   try {
     const stats = await run.execute();
     if (heartbeat.signal.aborted) throw heartbeat.signal.reason;
@@ -102,11 +135,13 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
       deps.logger.warn({ jobId, sourceId, reason: String(heartbeat.signal.reason) }, 'sync stopped: this worker no longer holds the job');
       throw heartbeat.signal.reason;
     }
-    if (error instanceof RunFailure) {
-      log.add('error', error.message);
+    // Past its deadline the run failed however it stopped: the merchant reads why, not an abort.
+    const failure = deadline.signal.aborted ? new RunFailure(deadline.explain(run.stats, run.wroteToCatalogue), run.stats) : error;
+    if (failure instanceof RunFailure) {
+      log.add('error', failure.message);
       await log.close();
-      await failSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, error: error.message, stats: error.stats }, meta());
-      deps.logger.warn({ jobId, sourceId, error: error.message }, 'sync failed');
+      await failSyncJob(deps.eventStore, jobIds, { workerId: deps.workerId, error: failure.message, stats: failure.stats }, meta());
+      deps.logger.warn({ jobId, sourceId, error: failure.message, deadlinePassed: deadline.signal.aborted }, 'sync failed');
       return 'failed';
     }
     // Not the store's fault (the database or event store went away): try the run again a couple of times.
@@ -124,8 +159,48 @@ export async function runJob(deps: SyncDeps, ref: JobRef): Promise<SyncOutcome> 
     return 'failed';
   } finally {
     heartbeat.stop();
-    // The beat is this worker's row; a run that ends, however it ends, takes it away.
-    await heartbeat.remove().catch((error: unknown) => deps.logger.warn({ jobId, err: error }, 'sync heartbeat not removed'));
+    deadline.clear();
+    // The beat is this worker's row and its organization's slot; a run that ends, however it ends,
+    // takes it away, and hands the slot to the organization's best waiting job.
+    await letGo(deps, ref);
+  }
+}
+
+async function letGo(deps: SyncDeps, job: JobRef): Promise<void> {
+  try {
+    await releaseSlot(deps.db, job.jobId, deps.workerId);
+    await wakeWaiting(deps.db, deps.queue, job.organizationId, deps.maxPerOrganization ?? 1);
+  } catch (error) {
+    // The scheduler frees a silent slot and wakes its waiting jobs within the heartbeat timeout.
+    deps.logger.warn({ jobId: job.jobId, err: error }, 'sync slot not released');
+  }
+}
+
+/** The run's whole time budget; its signal aborts with the reason once the budget is spent. */
+class Deadline {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly ms: number) {
+    this.timer = setTimeout(() => this.controller.abort(new Error(`sync deadline of ${ms} ms passed`)), ms);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+
+  /** What the merchant reads on the job and in its log. */
+  explain(stats: SyncStats, wroteToCatalogue: boolean): string {
+    const took = this.ms >= 120_000 ? `${Math.round(this.ms / 60_000)} minutes` : `${Math.round(this.ms / 1000)} seconds`;
+    const read = `${stats.retrieved > 0 ? stats.retrieved : 'no'} products had been read`;
+    const kept = wroteToCatalogue
+      ? 'The changes queued before then are kept; the next sync completes the rest.'
+      : 'Nothing in the catalogue was changed; the next sync starts again from the first page.';
+    return `Sync stopped after ${took}, the longest a sync may run: the store answered too slowly (${read}). ${kept}`;
   }
 }
 
@@ -141,6 +216,8 @@ class RunFailure extends Error {
 
 class SyncRun {
   readonly stats: SyncStats = zeroStats();
+  /** Set once the first change reaches the catalogue (items queued, archived or brought back). */
+  wroteToCatalogue = false;
 
   constructor(
     private readonly deps: SyncDeps,
@@ -149,6 +226,8 @@ class SyncRun {
     private readonly source: Pick<Source, 'endpoint' | 'markets' | 'defaultMarket'>,
     private readonly log: SyncLogWriter,
     private readonly heartbeat: Heartbeat,
+    /** Aborts when the job is lost (heartbeat), the process halts, or the deadline passes: stop, write nothing more. */
+    private readonly signal: AbortSignal,
     private readonly meta: () => CommandMeta,
   ) {}
 
@@ -192,8 +271,9 @@ class SyncRun {
       defaultMarket: this.source.defaultMarket,
       listings: listings.map((entry) => entry.listing),
       log: this.log,
-      feed: { ...this.deps.feed, signal: this.heartbeat.signal },
+      feed: { ...this.deps.feed, signal: this.signal },
     });
+    this.throwIfLost();
 
     this.log.add('info', `Sync finished in ${seconds(started)} s: ${this.stats.added} added, ${this.stats.updated} updated, ${this.stats.archived} archived, ${this.stats.failed} failed, ${diff.unchanged} unchanged.`);
     await this.log.close();
@@ -206,7 +286,7 @@ class SyncRun {
         ...this.deps.feed,
         // Only the fields a listing is made of are held while the feed is read.
         keep: keepFeedProduct,
-        signal: this.heartbeat.signal,
+        signal: this.signal,
         onNotice: (notice) => this.log.add(notice.level, notice.message),
         onPage: async ({ page, held }) => {
           this.heartbeat.progress = { phase: 'fetching', pages: page, retrieved: held };
@@ -229,6 +309,7 @@ class SyncRun {
     for (let start = 0; start < entries.length; start += QUEUE_CHUNK) {
       this.throwIfLost();
       const chunk = entries.slice(start, start + QUEUE_CHUNK);
+      this.wroteToCatalogue = true;
       const { outcomes } = await queueListings({ store: this.deps.eventStore, queue: this.deps.queue }, this.ids, chunk, this.meta());
       chunk.forEach((entry, i) => {
         const outcome = outcomes[i];
@@ -249,6 +330,7 @@ class SyncRun {
     const { sourceId, datasetId, organizationId } = this.ids;
     for (let start = 0; start < itemIds.length; start += STATUS_CONCURRENCY) {
       this.throwIfLost();
+      this.wroteToCatalogue = true;
       const results = await Promise.allSettled(
         itemIds.slice(start, start + STATUS_CONCURRENCY).map((itemId) => setSyncedItemStatus(this.deps.eventStore, { itemId, datasetId, organizationId, sourceId }, status, this.meta())),
       );
@@ -261,15 +343,16 @@ class SyncRun {
   }
 
   private throwIfLost(): void {
-    if (this.heartbeat.signal.aborted) throw this.heartbeat.signal.reason;
+    if (this.signal.aborted) throw this.signal.reason;
   }
 }
 
 const seconds = (since: number): string => ((performance.now() - since) / 1000).toFixed(1);
 
 /**
- * The worker's sign of life: a row it overwrites every few seconds. Finding the row gone or taken
- * by another worker means the job was handed on: the run stops (the signal aborts).
+ * The worker's sign of life: a row it overwrites every few seconds, written when it took the
+ * organization's slot (slots.ts). Finding the row gone or taken by another worker means the job was
+ * handed on: the run stops (the signal aborts).
  */
 class Heartbeat {
   private readonly controller = new AbortController();
@@ -284,13 +367,7 @@ class Heartbeat {
     this.signal = deps.halt ? AbortSignal.any([this.controller.signal, deps.halt]) : this.controller.signal;
   }
 
-  async start(): Promise<void> {
-    const row = { job_id: this.jobId, worker_id: this.deps.workerId, beat_at: new Date(), progress: JSON.stringify(this.progress) };
-    await this.deps.db
-      .insertInto('sync_heartbeats')
-      .values(row)
-      .onConflict((c) => c.column('job_id').doUpdateSet({ worker_id: row.worker_id, beat_at: row.beat_at, progress: row.progress }))
-      .execute();
+  start(): void {
     const every = Math.max(250, Math.min(30_000, Math.floor(this.deps.heartbeatTimeoutMs / 4)));
     this.timer = setInterval(() => void this.beat(), every);
   }
@@ -315,9 +392,5 @@ class Heartbeat {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-  }
-
-  async remove(): Promise<void> {
-    await this.deps.db.deleteFrom('sync_heartbeats').where('job_id', '=', this.jobId).where('worker_id', '=', this.deps.workerId).execute();
   }
 }

@@ -1,6 +1,7 @@
 // The sync scheduler (document 1, Data source status; issue: one process at a time). Every tick,
 // whoever holds the `sync-scheduler` lease:
-// - hands jobs whose worker fell silent back to pending and announces them again;
+// - hands jobs whose worker fell silent back to pending and announces them again, frees the
+//   organization slots such workers held, and announces jobs waiting for a free slot (slots.ts);
 // - requests a job for every source whose `sync.previous + syncPeriod` has passed (none for a
 //   source with a pending or processing job: the source's stream refuses a second one);
 // - expires finished jobs 7 days after completion (an event; the projector removes their rows) and
@@ -13,6 +14,7 @@ import { announce, releaseSyncJob, requestSyncJob } from '../../commands/sync-jo
 import { DomainError } from '../../domain/errors.js';
 import { isDue } from '../../domain/source/index.js';
 import { pendingJobs, scheduleCandidates, silentJobs } from '../../projections/queries/sync.js';
+import { freeSilentSlots, wakeAllWaiting } from './slots.js';
 import { expireFinishedJobs, sweepRunTraces } from './sweep.js';
 import type { WorkerContext } from '../worker.js';
 
@@ -58,7 +60,8 @@ export function startSyncScheduler(context: WorkerContext): { stop(): Promise<vo
       for (const job of await pendingJobs(db, 1_000)) await announce(context.queue, job);
     }
 
-    for (const job of await silentJobs(db, new Date(Date.now() - context.config.sync.heartbeatTimeoutMs))) {
+    const silentSince = new Date(Date.now() - context.config.sync.heartbeatTimeoutMs);
+    for (const job of await silentJobs(db, silentSince)) {
       const { events } = await releaseSyncJob(context.eventStore, job, { workerId: job.workerId, reason: 'heartbeat-timeout' }, meta());
       if (!events.length) continue;
       // Only the silent worker's beat (a table of the sync worker's): the next worker may already be beating for the same job.
@@ -66,6 +69,11 @@ export function startSyncScheduler(context: WorkerContext): { stop(): Promise<vo
       context.logger.warn({ jobId: job.jobId, sourceId: job.sourceId, workerId: job.workerId }, 'sync worker fell silent; job back to pending');
       await announce(context.queue, job);
     }
+    const freed = await freeSilentSlots(db, silentSince);
+    if (freed.length) context.logger.warn({ organizations: freed.length }, 'sync slots of silent workers freed');
+    // Wake-ups are sent by the run that frees a slot; this catches the ones lost with a process.
+    const woken = await wakeAllWaiting(db, context.queue, context.config.sync.maxPerOrganization);
+    if (woken) context.logger.info({ woken }, 'sync jobs waiting for a free organization slot announced');
 
     const now = new Date().toISOString();
     for (const source of await scheduleCandidates(db)) {

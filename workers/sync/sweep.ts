@@ -11,7 +11,7 @@ import type { EventStore } from '../../infra/eventstore/port.js';
 import type { JobRef } from '../../projections/queries/sync.js';
 
 /** Tables the sync worker writes and owns: no projector writes, empties or rebuilds them. */
-export const SYNC_WORKER_TABLES = ['sync_log_entries', 'sync_heartbeats', 'market_prices', 'source_markets'] as const;
+export const SYNC_WORKER_TABLES = ['sync_log_entries', 'sync_heartbeats', 'sync_waiting', 'market_prices', 'source_markets'] as const;
 
 /** Traces younger than this are kept even without a referring row: the projector may not have caught up with their job yet. */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
