@@ -90,17 +90,25 @@ type Schema = Record<string, unknown>;
  * Values shaped by a JSON schema, each place wrong about one time in `wrongEvery` (5: most bodies
  * are refused somewhere; 40: many pass validation and reach the command). `$ref`s resolve through `resolve`.
  */
-export function guided(schema: Schema | undefined, resolve: (ref: string) => Schema | undefined, wrongEvery = 5, depth = 0): fc.Arbitrary<Json> {
+export function guided(schema: Schema | undefined, resolve: (ref: string) => Schema | undefined, wrongEvery = 5, depth = 0, name = ''): fc.Arbitrary<Json> {
   if (!schema || depth > 6) return wrongValue;
-  if (typeof schema.$ref === 'string') return guided(resolve(schema.$ref), resolve, wrongEvery, depth + 1);
-  const right = rightValue(schema, resolve, wrongEvery, depth);
+  if (typeof schema.$ref === 'string') return guided(resolve(schema.$ref), resolve, wrongEvery, depth + 1, name);
+  const right = rightValue(schema, resolve, wrongEvery, depth, name);
   return fc.oneof({ weight: wrongEvery - 1, arbitrary: right }, { weight: 1, arbitrary: wrongValue });
 }
 
-function rightValue(schema: Schema, resolve: (ref: string) => Schema | undefined, wrongEvery: number, depth: number): fc.Arbitrary<Json> {
-  const inner = (child: Schema | undefined) => guided(child, resolve, wrongEvery, depth + 1);
+// What a field's name says about the text it wants, where its schema says only "a string".
+const NAMED_TEXT: Array<[RegExp, fc.Arbitrary<string>]> = [
+  [/url|endpoint|src|website|origin/i, fc.oneof(fc.webUrl(), fc.constantFrom('https://shop.example.com', 'shop.example.com', 'http://127.0.0.1:1/products.json'))],
+  [/currency/i, fc.constantFrom('EUR', 'USD', 'eur', 'XXX')],
+  [/timezone/i, fc.constantFrom('Europe/Berlin', 'UTC', 'America/Argentina/Buenos_Aires', 'Etc/GMT+14')],
+  [/id$/i, fc.uuid()],
+];
+
+function rightValue(schema: Schema, resolve: (ref: string) => Schema | undefined, wrongEvery: number, depth: number, name: string): fc.Arbitrary<Json> {
+  const inner = (child: Schema | undefined, childName = '') => guided(child, resolve, wrongEvery, depth + 1, childName);
   const choices = (schema.anyOf ?? schema.oneOf ?? schema.allOf) as Schema[] | undefined;
-  if (choices?.length) return fc.oneof(...choices.map(inner));
+  if (choices?.length) return fc.oneof(...choices.map((choice) => inner(choice, name)));
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as Json[]));
   if ('const' in schema) return fc.constant(schema.const as Json);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
@@ -111,7 +119,8 @@ function rightValue(schema: Schema, resolve: (ref: string) => Schema | undefined
       const formats = schema.format === 'uuid' ? [fc.uuid()] : schema.format === 'uri' || schema.format === 'url' ? [fc.webUrl()] : [];
       const patterns = typeof schema.pattern === 'string' ? [fc.stringMatching(new RegExp(schema.pattern))] : [];
       const plain = fc.string({ minLength: typeof schema.minLength === 'number' ? schema.minLength : 0, maxLength: Math.min(max, 30) });
-      const fitting = [...formats, ...patterns];
+      const named = NAMED_TEXT.filter(([pattern]) => pattern.test(name)).map(([, text]) => text);
+      const fitting = [...formats, ...patterns, ...named];
       return fitting.length ? fc.oneof({ weight: 4, arbitrary: fc.oneof(...fitting) }, plain, fc.constantFrom(...near), nastyString) : fc.oneof({ weight: 2, arbitrary: plain }, fc.constantFrom(...near), nastyString);
     }
     case 'integer':
@@ -133,7 +142,7 @@ function rightValue(schema: Schema, resolve: (ref: string) => Schema | undefined
       const required = new Set((schema.required ?? []) as string[]);
       const properties = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
       const known = properties.map(([name, property]) =>
-        fc.option(inner(property), { nil: undefined, freq: required.has(name) ? wrongEvery * 2 : 2 }).map((value) => [name, value] as const),
+        fc.option(inner(property, name), { nil: undefined, freq: required.has(name) ? wrongEvery * 2 : 2 }).map((value) => [name, value] as const),
       );
       const extra = fc.oneof({ weight: wrongEvery, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(fc.tuple(key, wrongValue), { minLength: 1, maxLength: 2 }) });
       return fc.tuple(fc.tuple(...known), extra).map(([values, more]) => new Entries([...values.filter((entry): entry is readonly [string, Json] => entry[1] !== undefined), ...more]));
