@@ -115,9 +115,9 @@ export function problemWith(status: number, contentType: string, body: string): 
   return typeof error === 'string' && error !== '' ? null : `a ${status} without an error string`;
 }
 
-export const fuzzService = async (t: Test) => {
+export const fuzzService = async (t: Test, options: { workers?: string[] } = {}) => {
   // Unlimited plans and a generous demo key: a 429 would hide every check behind it.
-  const service = await startTestService(t, { env: { DEMO_RPM: '1000000', DEMO_QUOTA: '1000000000' } });
+  const service = await startTestService(t, { env: { DEMO_RPM: '1000000', DEMO_QUOTA: '1000000000' }, ...options });
   const own = await service.cli(['org', 'create', '--name', 'Fuzz Apparel', '--plan', 'unlimited', '--json']);
   const other = await service.cli(['org', 'create', '--name', 'Other Apparel', '--plan', 'unlimited', '--json']);
   const document = (await service.app.inject({ url: '/openapi.json' })).json();
