@@ -32,6 +32,8 @@ interface Keys {
 }
 interface Step {
   name: string;
+  /** Sent together with the step before it, not after it: commands on different streams racing. */
+  withPrevious: boolean;
   /** The request, once the run's fixture exists. */
   build: (own: Ids, other: Ids, keys: Keys) => FuzzRequest;
 }
@@ -43,9 +45,16 @@ function step(info: RouteInfo, document: OpenApiDocument): fc.Arbitrary<Step> {
   const takesBody = ['POST', 'PUT', 'PATCH'].includes(route.method);
   const query = fc.array(fc.tuple(fc.constantFrom(...info.queryNames, 'page', 'limit'), queryValue), { maxLength: 2 });
   return fc
-    .record({ owners: fc.array(whose, { minLength: params.length, maxLength: params.length }), nobody: fc.uuid(), body: guided(info.body ?? { type: 'object' }, resolverOf(document), 40).map(writeJson), query })
-    .map(({ owners, nobody, body, query }) => ({
+    .record({
+      owners: fc.array(whose, { minLength: params.length, maxLength: params.length }),
+      nobody: fc.uuid(),
+      body: guided(info.body ?? { type: 'object' }, resolverOf(document), 40).map(writeJson),
+      query,
+      withPrevious: fc.boolean(),
+    })
+    .map(({ owners, nobody, body, query, withPrevious }) => ({
       name: `${route.method} ${route.url}`,
+      withPrevious,
       build: (own, other, keys) => {
         let index = 0;
         const url = route.url.replace(/:([A-Za-z0-9_]+)/g, (_, param: string) => {
@@ -70,18 +79,27 @@ t.test('no run of well-formed requests leaves a dataset in a state a route answe
   const property = fc.asyncProperty(fc.array(fc.constantFrom(...routes).chain((info) => step(info, document)), { minLength: 3, maxLength: 12 }), async (steps) => {
     const ids = await makeIds(own);
     const trail: string[] = [];
-    for (const { name, build } of steps) {
-      const request = build(ids, otherIds, own);
-      if (knownOpen(name, request.payload)) continue;
-      const { copies: _copies, ...sent } = request;
-      const response = await service.app.inject(sent);
-      statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-      const problem = problemWith(response.statusCode, String(response.headers['content-type'] ?? ''), response.body);
-      if (problem) {
-        failure = `${problem} after\n    ${trail.join('\n    ') || '(nothing)'}\n  ${show(request, response.statusCode, response.body)}`;
-        throw new Error(problem);
+    // Consecutive steps marked withPrevious go out at once.
+    const batches: Step[][] = [];
+    for (const one of steps) {
+      const last = batches.at(-1);
+      if (one.withPrevious && last) last.push(one);
+      else batches.push([one]);
+    }
+    for (const batch of batches) {
+      const requests = batch.map(({ build }) => build(ids, otherIds, own)).filter((request, i) => !knownOpen(batch[i]!.name, request.payload));
+      const responses = await Promise.all(requests.map(({ copies: _copies, ...sent }) => service.app.inject(sent)));
+      for (const [i, response] of responses.entries()) {
+        const request = requests[i]!;
+        statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+        const problem = problemWith(response.statusCode, String(response.headers['content-type'] ?? ''), response.body);
+        if (problem) {
+          const together = requests.length > 1 ? ` (sent together with ${requests.filter((r) => r !== request).map((r) => `${r.method} ${r.url}`).join(', ')})` : '';
+          failure = `${problem}${together} after\n    ${trail.join('\n    ') || '(nothing)'}\n  ${show(request, response.statusCode, response.body)}`;
+          throw new Error(problem);
+        }
       }
-      trail.push(`${request.method} ${request.url.slice(0, 200)} → ${response.statusCode}`);
+      trail.push(requests.map((request, i) => `${request.method} ${request.url.slice(0, 200)} → ${responses[i]!.statusCode}`).join('  ‖  '));
     }
   });
   try {

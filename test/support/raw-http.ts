@@ -22,8 +22,25 @@ export async function exchange(port: number, bytes: Buffer): Promise<{ status: n
   return { status, contentType: header('content-type'), body: Buffer.from(Number.isFinite(length) ? raw.slice(0, length) : raw, 'latin1').toString('utf8') };
 }
 
-export type Framing = 'length' | 'short-length' | 'chunked' | 'byte-chunks' | 'bad-chunk' | 'length-and-chunked' | 'two-content-types' | 'two-keys' | 'latin1-header' | 'bare-lf';
-export const FRAMINGS: Framing[] = ['length', 'short-length', 'chunked', 'byte-chunks', 'bad-chunk', 'length-and-chunked', 'two-content-types', 'two-keys', 'latin1-header', 'bare-lf'];
+export type Framing =
+  | 'length'
+  | 'short-length'
+  | 'chunked'
+  | 'byte-chunks'
+  | 'bad-chunk'
+  | 'length-and-chunked'
+  | 'two-content-types'
+  | 'two-keys'
+  | 'latin1-header'
+  | 'bare-lf'
+  | 'huge-header'
+  | 'over-body-limit';
+export const FRAMINGS: Framing[] = [
+  'length', 'short-length', 'chunked', 'byte-chunks', 'bad-chunk', 'length-and-chunked', 'two-content-types', 'two-keys', 'latin1-header', 'bare-lf', 'huge-header', 'over-body-limit',
+];
+
+/** Over the API's 10 MiB body limit. */
+const OVER_LIMIT = Buffer.alloc(10 * 1024 * 1024 + 1, 0x20);
 
 export function rawRequest(method: string, path: string, key: string, framing: Framing, body: Buffer): Buffer {
   const chunked = (parts: Buffer[]) => Buffer.concat([...parts.flatMap((part) => [Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]), Buffer.from('0\r\n\r\n')]);
@@ -59,6 +76,13 @@ export function rawRequest(method: string, path: string, key: string, framing: F
       break;
     case 'two-keys':
       headers.push(`Authorization: Bearer ${key}`, 'Content-Type: application/json', `Content-Length: ${body.length}`);
+      break;
+    case 'huge-header':
+      headers.push('Content-Type: application/json', `X-Padding: ${'p'.repeat(20_000)}`, `Content-Length: ${body.length}`);
+      break;
+    case 'over-body-limit':
+      headers.push('Content-Type: application/json', `Content-Length: ${OVER_LIMIT.length}`);
+      payload = OVER_LIMIT;
       break;
     case 'latin1-header':
       headers.push('Content-Type: application/json; charset=\u00ff\u00e9', `Idempotency-Key: \u00e9\u00ff`, `Content-Length: ${body.length}`);
