@@ -11,7 +11,6 @@ import { encodeQueryPart, guided, queryValue, writeJson } from '../support/fuzz-
 import {
   fuzzedRoutes,
   fuzzService,
-  knownOpen,
   makeIds,
   problemWith,
   resolverOf,
@@ -87,7 +86,7 @@ t.test('no run of well-formed requests leaves a dataset in a state a route answe
       else batches.push([one]);
     }
     for (const batch of batches) {
-      const requests = batch.map(({ build }) => build(ids, otherIds, own)).filter((request, i) => !knownOpen(batch[i]!.name, request.payload));
+      const requests = batch.map(({ build }) => build(ids, otherIds, own));
       const responses = await Promise.all(requests.map(({ copies: _copies, ...sent }) => service.app.inject(sent)));
       for (const [i, response] of responses.entries()) {
         const request = requests[i]!;

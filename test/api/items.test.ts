@@ -261,6 +261,18 @@ t.test('upload bodies are capped at UPLOAD_BODY_LIMIT (413), and every field of 
   ]);
 });
 
+t.test('a Shopify product id too long for an sku is refused as an entry, and the catalogue goes on taking writes', async (t) => {
+  // Found by the fuzz test: an id of 3,000 characters became an sku that the catalogue's unique
+  // index cannot hold, stopped the catalogue_items projection, and every later catalogue write of
+  // every organization answered 500.
+  const { upload, call } = await setUp(t);
+  const response = await upload({ products: [{ id: 'a'.repeat(3000), title: 'Tee' }, { id: 'b'.repeat(200), title: 'Tee' }] });
+  t.equal(response.statusCode, 202);
+  t.same(response.json().failures.map(({ index, error }: { index: number; error: string }) => ({ index, error })), [{ index: 0, error: 'id must be at most 200 characters.' }]);
+  t.equal(response.json().queued.length, 1, 'an id of 200 characters is taken');
+  t.equal((await call('POST', '/v1/datasets', { name: 'After' })).statusCode, 201, 'the catalogue still takes writes');
+});
+
 t.test('history: the dataset stream with the actor of each change', async (t) => {
   const { call, datasetId, org } = await setUp(t);
   await call('PATCH', `/v1/datasets/${datasetId}`, { name: 'Renamed' });

@@ -44,35 +44,6 @@ export const HAND_CHECKED_BODIES: Record<string, Record<string, unknown>> = {
   },
 };
 
-/**
- * 500s found by this test in code other engineers own right now, left out of the property until
- * fixed there. Each names the narrowest requests that reach it.
- */
-export const KNOWN_OPEN: Array<{ route: string; todo: string; matches: (body: unknown) => boolean }> = [
-  {
-    route: 'POST /v1/datasets/:datasetId/items/upload',
-    // TODO(issue 12, upload-format bounds in domain/catalogue/product-input.ts): a Shopify product
-    // `id` has no length limit and becomes the item's sku, which catalogue_items indexes uniquely;
-    // an id over ~2,700 bytes fails that index in the projector, poisoning catalogue_items (every
-    // later catalogue write of every organization answers 500). Drop this entry once `id` is bounded.
-    todo: 'products[].id longer than 200 characters',
-    matches: (body) => {
-      const products = (body as { products?: unknown } | null)?.products;
-      return Array.isArray(products) && products.some((product) => typeof (product as { id?: unknown } | null)?.id === 'string' && (product as { id: string }).id.length > 200);
-    },
-  },
-];
-
-const parsedBody = (payload: string | Buffer | undefined): unknown => {
-  try {
-    return payload === undefined ? undefined : JSON.parse(payload.toString());
-  } catch {
-    return undefined;
-  }
-};
-export const knownOpen = (route: string, payload: string | Buffer | undefined): boolean =>
-  KNOWN_OPEN.some((open) => open.route === route && open.matches(parsedBody(payload)));
-
 export type Ids = Record<'datasetId' | 'itemId' | 'sourceId' | 'jobId' | 'presetId' | 'chatId', string>;
 export interface Org {
   privateKey: string;
