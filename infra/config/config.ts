@@ -111,6 +111,7 @@ const environment = z.object({
   SYNC_CONCURRENCY: integer(1, 1, 16),
   SYNC_MAX_FEED_MB: integer(256, 1, 4096),
   SYNC_MAX_PRODUCTS: integer(25_000, 1, 25_000),
+  UPLOAD_BUDGET_MB: integer(16, 1, 1024),
   QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   PROJECTION_LAG_LIMIT_SECONDS: integer(30, 1, 86_400),
   OUTBOUND_ALLOW_PRIVATE: flag(false),
@@ -147,6 +148,8 @@ export interface Config {
     /** Distinct products one run reads (document 1: 25,000); past it the run is capped and archives nothing. */
     maxProducts: number;
   };
+  /** Bytes of upload bodies one process reads and works on at once; more wait their turn (api/body-budget.ts). */
+  uploadBudgetBytes: number;
   queue: {
     /** Messages of one subject unacknowledged at once across every process (JetStream max_ack_pending). */
     maxInFlight: number;
@@ -212,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     sync: { heartbeatTimeoutMs: e.SYNC_HEARTBEAT_TIMEOUT_SECONDS * 1000, schedulerIntervalMs: e.SYNC_SCHEDULER_INTERVAL_SECONDS * 1000, concurrency: e.SYNC_CONCURRENCY, maxFeedBytes: e.SYNC_MAX_FEED_MB * 1024 * 1024, maxProducts: e.SYNC_MAX_PRODUCTS },
+    uploadBudgetBytes: e.UPLOAD_BUDGET_MB * 1024 * 1024,
     queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
     projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS },
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },
