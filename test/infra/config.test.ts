@@ -168,3 +168,9 @@ t.test('SYNC_MAX_FEED_MB and SYNC_MAX_PRODUCTS cap a sync run; the product cap c
   t.throws(() => loadConfig({ SYNC_MAX_PRODUCTS: '25001' }), { message: 'configuration error: SYNC_MAX_PRODUCTS must be a whole number from 1 to 25000 (got "25001")' });
   t.throws(() => loadConfig({ SYNC_MAX_FEED_MB: '0' }), { message: 'configuration error: SYNC_MAX_FEED_MB must be a whole number from 1 to 4096 (got "0")' });
 });
+
+t.test('UPLOAD_BUDGET_MB: the upload bytes one process works on at once, one maximum upload by default', async (t) => {
+  t.equal(loadConfig({}).uploadBudgetBytes, 16 * 1024 * 1024);
+  t.equal(loadConfig({ UPLOAD_BUDGET_MB: '48' }).uploadBudgetBytes, 48 * 1024 * 1024);
+  t.throws(() => loadConfig({ UPLOAD_BUDGET_MB: '0' }), { message: 'configuration error: UPLOAD_BUDGET_MB must be a whole number from 1 to 1024 (got "0")' });
+});
