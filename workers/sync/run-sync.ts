@@ -43,8 +43,10 @@ export type SyncOutcome = 'completed' | 'failed' | 'nothing-to-do';
 
 /**
  * Items queued per round of appends. A round's events, their JSON and their queries live until its
- * last append returns, long enough to outlive the young generation: at 500 a 25,000-product sync
- * peaked at 590 MB RSS, at 200 at 437 MB (bench/memory.ts), for 2 s more over the whole run.
+ * last append returns. On a quiet machine a 25,000-product sync peaked at 590 MB RSS in rounds of
+ * 500 and at 434 to 437 MB in rounds of 200 or 100 (bench/memory.ts); on a loaded one rounds of 200
+ * still reached 539 and 626 MB: the peak is garbage V8 has not collected yet (under a 224 MB heap
+ * cap the same run peaks at 346 MB), so it follows how far the collector lags behind, not this alone.
  */
 const QUEUE_CHUNK = 200;
 /** Status changes (archive, return) made at once. */
