@@ -3,6 +3,7 @@
 // Tests build the same thing on their own database, so the wiring under test is the real one.
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../api/app.js';
+import { BodyBudget } from '../api/body-budget.js';
 import { KeyDirectory } from '../api/auth/key-directory.js';
 import { endpointGroups } from '../api/routes/index.js';
 import { ensureDemoOrganization } from '../commands/demo.js';
@@ -47,6 +48,7 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       waitFor: (position, projections) => platform.projections.waitFor(position, projections),
       serverSecret: platform.secret,
       queue: platform.queue,
+      uploadBudget: new BodyBudget(config.uploadBudgetBytes),
     }),
   });
   return app;

@@ -10,6 +10,9 @@
 //   node --import tsx bench/memory.ts
 //   BENCH_MEMORY_PRODUCTS=25000  BENCH_MEMORY_UPLOADS=4  BENCH_MEMORY_UPLOAD_MB=<body size; default the route's limit>
 //   BENCH_MEMORY_LOADS=sync,upload  BENCH_MEMORY_BACKENDS=postgres,pglite  DATABASE_URL=postgres://… (server; a fresh database per child, dropped afterwards)
+//   BENCH_MEMORY_NODE_FLAGS='--max-old-space-size=200' (flags of the service child: a diagnosis, not a setting; a load that
+//     still completes under a small heap cap holds that little live memory, the rest of its peak is garbage not yet collected)
+// `heap MB` and `external MB` are V8's heapUsed and external (Buffers, WebAssembly memory) in the sample of the peak.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,6 +45,8 @@ interface Row {
   'peak MB': number;
   'added MB': number;
   'maxRSS MB': number;
+  'heap MB': number;
+  'external MB': number;
   seconds: number;
   /** Slowest `/healthz` answer while the load ran (uploads only). */
   'healthz max ms'?: number;
@@ -76,13 +81,17 @@ async function child(task: 'sync' | 'upload'): Promise<void> {
 
   global.gc?.();
   await sleep(500);
-  let peak = process.memoryUsage.rss();
-  const baseline = peak;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
+  const baseline = process.memoryUsage.rss();
+  let peak = process.memoryUsage();
+  const sample = () => {
+    const now = process.memoryUsage();
+    if (now.rss > peak.rss) peak = now;
+  };
+  const sampler = setInterval(sample, 50);
   const report = (result: string, seconds: number) => {
     clearInterval(sampler);
-    peak = Math.max(peak, process.memoryUsage.rss());
-    say({ baseline, peak, maxRss: process.resourceUsage().maxRSS * 1024, seconds, result });
+    sample();
+    say({ baseline, peak: peak.rss, heap: peak.heapUsed, external: peak.external, maxRss: process.resourceUsage().maxRSS * 1024, seconds, result });
   };
 
   if (task === 'sync') {
@@ -117,6 +126,8 @@ async function child(task: 'sync' | 'upload'): Promise<void> {
 interface Measured {
   baseline: number;
   peak: number;
+  heap: number;
+  external: number;
   maxRss: number;
   seconds: number;
   result: string;
@@ -137,7 +148,8 @@ async function databaseFor(backend: Backend): Promise<{ env: Record<string, stri
 
 async function spawnChild(task: 'sync' | 'upload', backend: Backend, env: Record<string, string>) {
   const database = await databaseFor(backend);
-  const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)], {
+  const flags = (process.env.BENCH_MEMORY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...flags, '--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)], {
     env: { ...process.env, ...SERVICE_ENV, ...env, ...database.env, BENCH_MEMORY_CHILD: task },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -213,6 +225,8 @@ const row = (backend: Backend, load: string, m: Measured): Row => ({
   'peak MB': mb(m.peak),
   'added MB': mb(m.peak - m.baseline),
   'maxRSS MB': mb(m.maxRss),
+  'heap MB': mb(m.heap),
+  'external MB': mb(m.external),
   seconds: Math.round(m.seconds * 10) / 10,
   result: m.result,
 });

@@ -53,20 +53,45 @@ export class RefusedEntry {
   ) {}
 }
 
-/**
- * What a sync holds of a feed product as the feed is read: only the fields a listing is made of,
- * or, for a product the checks below would refuse, just why (checked on the whole product, as an
- * upload's entry is).
- */
-export function keepFeedProduct(product: Record<string, unknown>): unknown {
-  const problem = entryProblem(product);
-  return problem ? new RefusedEntry(skuOf(product, 'products'), problem) : shopifyProductFields(product);
+/** An entry already made into its listing as it was read (a feed product); parseEntries takes it as it is. */
+export class ParsedEntry {
+  constructor(readonly listing: Listing) {}
 }
+
+/**
+ * What a sync holds of a feed product as the feed is read: its listing, made as the product
+ * completes, or, for a product the checks below refuse, just why (checked on the whole product,
+ * as an upload's entry is). The raw product is never held beside the listing.
+ */
+export const feedProductKeeper =
+  (storeUrl: string) =>
+  (product: Record<string, unknown>): RefusedEntry | ParsedEntry => {
+    const problem = entryProblem(product);
+    if (problem) return new RefusedEntry(skuOf(product, 'products'), problem);
+    const parsed = shopifyProductSchema.safeParse(shopifyProductFields(product));
+    if (!parsed.success) return new RefusedEntry(skuOf(product, 'products'), describeIssue(parsed.error.issues[0]!));
+    return new ParsedEntry(listingFromShopifyProduct(parsed.data, storeUrl));
+  };
 
 /**
  * Each entry on its own: a listing, or why not. A sku seen earlier in the same batch is refused,
  * so a batch never queues one item twice.
  */
+/** One entry checked and made into its listing, or its failure recorded. */
+function listingOf(shape: 'items' | 'products', entry: unknown, storeUrl: string, index: number, failures: UploadOutcome['failures']): Listing | null {
+  const problem = entryProblem(entry);
+  if (problem) {
+    failures.push({ index, sku: skuOf(entry, shape), error: problem });
+    return null;
+  }
+  const parsed = shape === 'items' ? itemInputSchema.safeParse(entry) : shopifyProductSchema.safeParse(entry);
+  if (!parsed.success) {
+    failures.push({ index, sku: skuOf(entry, shape), error: describeIssue(parsed.error.issues[0]!) });
+    return null;
+  }
+  return shape === 'items' ? listingFromItemInput(parsed.data as z.output<typeof itemInputSchema>) : listingFromShopifyProduct(parsed.data as z.output<typeof shopifyProductSchema>, storeUrl);
+}
+
 export function parseEntries(shape: 'items' | 'products', entries: readonly unknown[], storeUrl: string): { listings: Array<{ index: number; listing: Listing }>; failures: UploadOutcome['failures'] } {
   const failures: UploadOutcome['failures'] = [];
   const listings: Array<{ index: number; listing: Listing }> = [];
@@ -76,17 +101,8 @@ export function parseEntries(shape: 'items' | 'products', entries: readonly unkn
       failures.push({ index, sku: entry.sku, error: entry.error });
       return;
     }
-    const problem = entryProblem(entry);
-    if (problem) {
-      failures.push({ index, sku: skuOf(entry, shape), error: problem });
-      return;
-    }
-    const parsed = shape === 'items' ? itemInputSchema.safeParse(entry) : shopifyProductSchema.safeParse(entry);
-    if (!parsed.success) {
-      failures.push({ index, sku: skuOf(entry, shape), error: describeIssue(parsed.error.issues[0]!) });
-      return;
-    }
-    const listing = shape === 'items' ? listingFromItemInput(parsed.data as z.output<typeof itemInputSchema>) : listingFromShopifyProduct(parsed.data as z.output<typeof shopifyProductSchema>, storeUrl);
+    const listing = entry instanceof ParsedEntry ? entry.listing : listingOf(shape, entry, storeUrl, index, failures);
+    if (!listing) return;
     if (seen.has(listing.sku)) {
       failures.push({ index, sku: listing.sku, error: `sku '${listing.sku}' appears more than once in this upload.` });
       return;

@@ -70,6 +70,19 @@ export const itemRoutes = (context: CatalogueContext) => (app: FastifyInstance) 
     '/v1/datasets/:datasetId/items/upload',
     {
       bodyLimit: UPLOAD_BODY_LIMIT,
+      // The body is read only once its bytes fit the process's budget, and they count until the answer went out.
+      preParsing: async (request, reply, payload) => {
+        const declared = Number(request.headers['content-length']);
+        const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, UPLOAD_BODY_LIMIT) : UPLOAD_BODY_LIMIT;
+        const gone = new AbortController();
+        const leave = () => gone.abort();
+        reply.raw.once('close', leave);
+        const release = await context.uploadBudget.acquire(callerOf(request).organizationId, bytes, gone.signal);
+        reply.raw.off('close', leave);
+        if (gone.signal.aborted) release();
+        else reply.raw.once('close', release);
+        return payload;
+      },
       config: { auth: 'private', resource: 'api.v1.datasets.items.upload' },
       schema: {
         summary: 'Upload items',

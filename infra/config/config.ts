@@ -114,6 +114,7 @@ const environment = z.object({
   SYNC_MAX_PER_ORGANIZATION: integer(1, 1, 16),
   SYNC_DEADLINE_SECONDS: integer(1800, 1, 86_400),
   INGEST_MAX_PER_ORGANIZATION: integer(16, 1, 1_000),
+  UPLOAD_BUDGET_MB: integer(16, 1, 1024),
   QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   PROJECTION_LAG_LIMIT_SECONDS: integer(30, 1, 86_400),
   OUTBOUND_ALLOW_PRIVATE: flag(false),
@@ -158,6 +159,8 @@ export interface Config {
     /** Items of one organization processed at once across every process; organizations with waiting items take turns. */
     maxPerOrganization: number;
   };
+  /** Bytes of upload bodies one process reads and works on at once; more wait their turn (api/body-budget.ts). */
+  uploadBudgetBytes: number;
   queue: {
     /** Messages of one subject unacknowledged at once across every process (JetStream max_ack_pending). */
     maxInFlight: number;
@@ -232,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxProducts: e.SYNC_MAX_PRODUCTS,
     },
     ingest: { maxPerOrganization: e.INGEST_MAX_PER_ORGANIZATION },
+    uploadBudgetBytes: e.UPLOAD_BUDGET_MB * 1024 * 1024,
     queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
     projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS },
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },

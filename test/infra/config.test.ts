@@ -181,3 +181,9 @@ t.test('INGEST_MAX_PER_ORGANIZATION: items of one organization in flight at once
   t.equal(loadConfig({ INGEST_MAX_PER_ORGANIZATION: '4' }).ingest.maxPerOrganization, 4);
   t.match(fails({ INGEST_MAX_PER_ORGANIZATION: '0' }), /^configuration error: INGEST_MAX_PER_ORGANIZATION must be a whole number from 1 to 1000/);
 });
+
+t.test('UPLOAD_BUDGET_MB: the upload bytes one process works on at once, one maximum upload by default', async (t) => {
+  t.equal(loadConfig({}).uploadBudgetBytes, 16 * 1024 * 1024);
+  t.equal(loadConfig({ UPLOAD_BUDGET_MB: '48' }).uploadBudgetBytes, 48 * 1024 * 1024);
+  t.throws(() => loadConfig({ UPLOAD_BUDGET_MB: '0' }), { message: 'configuration error: UPLOAD_BUDGET_MB must be a whole number from 1 to 1024 (got "0")' });
+});

@@ -4,7 +4,7 @@
 // kept: stale prices beat none, and search marks them as not the shopper's own anyway). A market
 // never fails the run: the catalogue is the store's main feed.
 import type { Kysely } from 'kysely';
-import { keepFeedProduct, parseEntries } from '../../commands/items.js';
+import { feedProductKeeper, parseEntries } from '../../commands/items.js';
 import type { Listing } from '../../domain/catalogue/product-input.js';
 import { itemIdFor } from '../../domain/item/identity.js';
 import { marketsToRead, type Market } from '../../domain/source/markets.js';
@@ -38,8 +38,9 @@ export async function readMarkets(run: MarketRun): Promise<void> {
       continue;
     }
     try {
-      const feed = await fetchStoreFeed(market.endpoint, { ...run.feed, keep: keepFeedProduct });
-      const { listings } = parseEntries('products', feed.products, new URL(market.endpoint).origin);
+      const origin = new URL(market.endpoint).origin;
+      const feed = await fetchStoreFeed(market.endpoint, { ...run.feed, keep: feedProductKeeper(origin) });
+      const { listings } = parseEntries('products', feed.products, origin);
       // Only products the catalogue holds: a market feed is read for prices, not for products.
       const known = listings.map((entry) => entry.listing).filter((listing) => inCatalogue.has(listing.sku));
       await storePrices(run, market, known);
