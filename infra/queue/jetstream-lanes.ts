@@ -10,8 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { nanos, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, type ConsumerInfo, type ConsumerMessages, type Consumer as PullConsumer, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { Consumer, JobHandler } from './port.js';
-import { describe, dispatcher, waitFor, type DeadLetterSink, type TransportDelivery } from './semantics.js';
+import { dispatcher, waitFor, type DeadLetterSink, type TransportDelivery } from './semantics.js';
 import type { Settings } from './settings.js';
+import { tryReply, watchMaxDeliveries } from './jetstream-advisories.js';
 
 const DEFAULT_GRACE_MS = 10_000;
 /** How often the lanes' backlogs are read again. */
@@ -227,28 +228,22 @@ export async function startLaneConsumer<T>(context: LaneContext<T>): Promise<Con
   };
 
   // As jetstream.ts: a message whose last delivery died with its worker is dead-lettered here.
-  const onMaxDeliveries = async (stream: string, data: string) => {
-    const advisory = JSON.parse(data) as { stream_seq?: number; deliveries?: number };
-    const seq = advisory.stream_seq;
-    if (typeof seq !== 'number' || inflight.has(`${stream}:${seq}`)) return;
-    const stored = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
-    if (!stored) return;
-    const id = stored.header?.get('Nats-Msg-Id') || String(seq);
-    await dispatch.giveUp({ id, body: new TextDecoder().decode(stored.data), deliveryCount: advisory.deliveries ?? settings.maxDeliver });
-    await jsm.streams.deleteMessage(stream, seq, false).catch(() => undefined);
-  };
   const advisories: Subscription[] = [
     [names.stream, names.durable],
     [names.keyedStream, `${names.durable}_k_*`],
   ].map(([stream, durable]) =>
-    nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${stream}.${durable}`, {
-      queue: `${names.durable}-dead-letters`,
-      callback: (error, msg) => {
-        if (error || stopped) return;
-        const handled = onMaxDeliveries(stream!, msg.string()).catch((cause) => process.emitWarning(`cannot dead-letter a ${names.subject} message after max deliveries: ${describe(cause)}`));
-        givingUp.add(handled);
-        void handled.finally(() => givingUp.delete(handled));
-      },
+    watchMaxDeliveries({
+      nc,
+      jsm,
+      subject: names.subject,
+      stream: stream!,
+      durable: durable!,
+      queueGroup: `${names.durable}-dead-letters`,
+      inflight,
+      dispatch,
+      maxDeliver: settings.maxDeliver,
+      stopped: () => stopped,
+      givingUp,
     }),
   );
 
@@ -267,10 +262,3 @@ export async function startLaneConsumer<T>(context: LaneContext<T>): Promise<Con
   };
 }
 
-function tryReply(reply: () => void): void {
-  try {
-    reply();
-  } catch {
-    // Closed connection: nothing to tell the server any more.
-  }
-}

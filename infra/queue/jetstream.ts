@@ -7,7 +7,7 @@
 // and consumers with maxPerKey (fair delivery by organization) are jetstream-lanes.ts.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect, nanos, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import {
   AckPolicy,
   DeliverPolicy,
@@ -26,6 +26,7 @@ import type { ConsumeOptions, Consumer, EnqueueOptions, JobHandler, WorkQueue } 
 import { describe, dispatcher, waitFor, type DeadLetterSink, type TransportDelivery } from './semantics.js';
 import { settingsOf, validateKey, validateSubject, type Settings } from './settings.js';
 import { startLaneConsumer } from './jetstream-lanes.js';
+import { tryReply, watchMaxDeliveries } from './jetstream-advisories.js';
 
 const DEFAULT_DEDUPE_WINDOW_MS = 2 * 60_000;
 const DEFAULT_GRACE_MS = 10_000;
@@ -266,33 +267,18 @@ async function startConsumer<T>(context: ConsumerContext<T>): Promise<Consumer> 
     }
   };
 
-  // A worker that died (or hung past ack_wait) on a message's last allowed delivery never gets to
-  // dead-letter it, and JetStream stops delivering that message: it only publishes this advisory.
-  // The queue group hands each advisory to one live process, which dead-letters the message and
-  // deletes it from the stream. Advisories are not persisted: if no worker is subscribed when one
-  // is published, the message just stays in the stream, which the design tolerates (pending work
-  // is re-derived from events).
-  const onMaxDeliveries = async (data: string) => {
-    const advisory = JSON.parse(data) as { stream_seq?: number; deliveries?: number };
-    const seq = advisory.stream_seq;
-    if (typeof seq !== 'number' || inflight.has(key(seq))) return; // our own handler will settle it
-    const stored = await jsm.streams.getMessage(names.stream, { seq }).catch(() => null);
-    if (!stored) return; // acked late, or already handled by another process
-    const id = stored.header?.get('Nats-Msg-Id') || String(seq);
-    await dispatch.giveUp({ id, body: new TextDecoder().decode(stored.data), deliveryCount: advisory.deliveries ?? settings.maxDeliver });
-    await jsm.streams.deleteMessage(names.stream, seq, false).catch(() => undefined);
-  };
-
-  const advisories: Subscription = nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.stream}.${names.durable}`, {
-    queue: `${names.durable}-dead-letters`,
-    callback: (error, msg) => {
-      if (error || stopped) return;
-      const handled = onMaxDeliveries(msg.string()).catch((cause) =>
-        process.emitWarning(`cannot dead-letter a ${names.subject} message after max deliveries: ${describe(cause)}`),
-      );
-      givingUp.add(handled);
-      void handled.finally(() => givingUp.delete(handled));
-    },
+  const advisories = watchMaxDeliveries({
+    nc,
+    jsm,
+    subject: names.subject,
+    stream: names.stream,
+    durable: names.durable,
+    queueGroup: `${names.durable}-dead-letters`,
+    inflight,
+    dispatch,
+    maxDeliver: settings.maxDeliver,
+    stopped: () => stopped,
+    givingUp,
   });
 
   for (let i = 0; i < settings.concurrency; i++) void slot();
@@ -367,13 +353,6 @@ async function upsertConsumer<T>(jsm: JetStreamManager, names: Names, settings: 
   }
 }
 
-function tryReply(reply: () => void): void {
-  try {
-    reply();
-  } catch {
-    // Closed connection: nothing to tell the server any more.
-  }
-}
 
 // Connection errors are printed: keep passwords and tokens out of them.
 function redact(url: string): string {
