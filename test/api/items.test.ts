@@ -177,8 +177,13 @@ t.test('with the default configuration a photo on this machine is refused: the i
     history = (await call('GET', `/v1/datasets/${datasetId}/items/${queued[0].itemId}/history`)).json().events;
   }
   t.same(history.find((e) => e.type === 'ItemProcessed')?.data.photoProblems, [{ src, problem: 'refused: 127.0.0.1 is a loopback address (this machine); Stylist only fetches addresses on the public internet' }]);
-  const item = (await call('GET', `/v1/datasets/${datasetId}/items/${queued[0].itemId}`)).json().item;
-  t.same(item.product.assets.images, [], 'processed, without the photo');
+  // The history reads the event store; the item's read model follows its projection a moment later.
+  let item: { product?: { assets: { images: unknown[] } } } | undefined;
+  while (Date.now() < until && !item?.product) {
+    item = (await call('GET', `/v1/datasets/${datasetId}/items/${queued[0].itemId}`)).json().item;
+    if (!item?.product) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  t.same(item?.product?.assets.images, [], 'processed, without the photo');
   t.same([...photos.hits], [], 'the photo server saw nothing');
 });
 
