@@ -48,6 +48,7 @@
 // - Colour: read from the option values, then the title, then the body. Colour family counts (navy is
 //   not black; cream/ivory count as white only at grade 2; olive/khaki/sage are near each other).
 //   Colour names that are only product names (a "Black Lamb" style in eggshell) do not count.
+//   Colour given only by a sneaker nickname ("bred", "panda") is at most grade 2.
 // - "similar to X" (type 'similar'): `similarTo` names the product; it is never judged itself. Judged
 //   by family first, then colour, then style/silhouette and material: 3 = same family and same look, 2 =
 //   same family with one difference (other colour or cut), 1 = same broad family.
@@ -1071,12 +1072,12 @@ export const JUDGED_QUERIES: JudgedQuery[] = [
       j(LACED, '8072449228863', 3, 'black retro runner, 42 in stock'),
       j(LACED, '7980199215167', 3, 'black/gum skate low-top, 42 in stock'),
       j(LACED, '7980172345407', 3, 'black/gum terrace shoe, 42 in stock'),
-      j(LACED, '7980199575615', 3, 'black patent high-top, 42 in stock'),
-      j(LACED, '7980200755263', 3, 'black/red velvet high-top, 42 in stock'),
+      j(LACED, '7980199575615', 2, 'high-top, 42 in stock; colour only as sneaker slang for black/red'),
+      j(LACED, '7980200755263', 2, 'velvet high-top, 42 in stock; colour only as sneaker slang for black/red'),
       j(LACED, '8232391278655', 2, 'black/olive low-top, 42 in stock'),
       j(LACED, '8159656181823', 2, 'grey/black skate shoe, 42 in stock'),
       j(LACED, '7979987271743', 2, 'black/white runner, 42 in stock'),
-      j(LACED, '8080812834879', 2, 'black/white low-top, 42 in stock'),
+      j(LACED, '8080812834879', 2, 'low-top, 42 in stock; colour only as a nickname for black/white'),
       j(LACED, '8074057121855', 2, 'white/black high-top, 42 in stock'),
       j(LACED, '7980040454207', 2, 'white/black low-top, 42 in stock'),
       j(LACED, '7979725422655', 2, 'black/green/white skate low-top, 42 in stock'),
