@@ -7,7 +7,7 @@
 // each revision, the other re-reads and decides again on what the winner queued.
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { itemInputSchema, listingFromItemInput, listingFromShopifyProduct, shopifyProductFields, shopifyProductSchema, type Listing } from '../domain/catalogue/product-input.js';
+import { itemInputSchema, listingFromItemInput, listingFromShopifyProduct, shopifyProductSchema, type Listing } from '../domain/catalogue/product-input.js';
 import { itemDecider, itemIdFor, listingHashes, type ItemStatus, type QueueKind } from '../domain/item/index.js';
 import type { CommandMeta } from '../domain/metadata.js';
 import { TEXT_PROBLEM, valueProblem } from '../domain/text.js';
@@ -66,17 +66,11 @@ export class ParsedEntry {
 export const feedProductKeeper =
   (storeUrl: string) =>
   (product: Record<string, unknown>): RefusedEntry | ParsedEntry => {
-    const problem = entryProblem(product);
-    if (problem) return new RefusedEntry(skuOf(product, 'products'), problem);
-    const parsed = shopifyProductSchema.safeParse(shopifyProductFields(product));
-    if (!parsed.success) return new RefusedEntry(skuOf(product, 'products'), describeIssue(parsed.error.issues[0]!));
-    return new ParsedEntry(listingFromShopifyProduct(parsed.data, storeUrl));
+    const failures: UploadOutcome['failures'] = [];
+    const listing = listingOf('products', product, storeUrl, 0, failures);
+    return listing ? new ParsedEntry(listing) : new RefusedEntry(failures[0]!.sku, failures[0]!.error);
   };
 
-/**
- * Each entry on its own: a listing, or why not. A sku seen earlier in the same batch is refused,
- * so a batch never queues one item twice.
- */
 /** One entry checked and made into its listing, or its failure recorded. */
 function listingOf(shape: 'items' | 'products', entry: unknown, storeUrl: string, index: number, failures: UploadOutcome['failures']): Listing | null {
   const problem = entryProblem(entry);
@@ -92,6 +86,10 @@ function listingOf(shape: 'items' | 'products', entry: unknown, storeUrl: string
   return shape === 'items' ? listingFromItemInput(parsed.data as z.output<typeof itemInputSchema>) : listingFromShopifyProduct(parsed.data as z.output<typeof shopifyProductSchema>, storeUrl);
 }
 
+/**
+ * Each entry on its own: a listing, or why not. A sku seen earlier in the same batch is refused,
+ * so a batch never queues one item twice.
+ */
 export function parseEntries(shape: 'items' | 'products', entries: readonly unknown[], storeUrl: string): { listings: Array<{ index: number; listing: Listing }>; failures: UploadOutcome['failures'] } {
   const failures: UploadOutcome['failures'] = [];
   const listings: Array<{ index: number; listing: Listing }> = [];

@@ -129,34 +129,6 @@ export const shopifyProductSchema = z.object({
 });
 export type ShopifyProduct = z.input<typeof shopifyProductSchema>;
 
-const PRODUCT_FIELDS = ['id', 'title', 'handle', 'body_html', 'vendor', 'product_type', 'tags', 'options', 'variants', 'images'] as const;
-const VARIANT_FIELDS = ['id', 'title', 'sku', 'option1', 'option2', 'option3', 'available', 'inventory_quantity', 'price', 'compare_at_price'] as const;
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Only the named keys that are present; anything that is not an object is kept as it is, for the schema to refuse. */
-function pick(value: unknown, keys: readonly string[]): unknown {
-  if (!isRecord(value)) return value;
-  const kept: Record<string, unknown> = {};
-  for (const key of keys) if (Object.hasOwn(value, key)) kept[key] = value[key];
-  return kept;
-}
-
-const each = (value: unknown, reduce: (entry: unknown) => unknown): unknown => (Array.isArray(value) ? value.map(reduce) : value);
-
-/**
- * What shopifyProductSchema reads of a `products.json` product, and nothing else: a store's feed
- * carries far more (every variant's weight, barcode and dates, every image's size and ids), and a
- * sync holding 25,000 products holds only this. Parses exactly as the whole product would.
- */
-export function shopifyProductFields(product: Record<string, unknown>): Record<string, unknown> {
-  const kept = pick(product, PRODUCT_FIELDS) as Record<string, unknown>;
-  if ('options' in kept) kept.options = each(kept.options, (option) => pick(option, ['name', 'values']));
-  if ('variants' in kept) kept.variants = each(kept.variants, (variant) => pick(variant, VARIANT_FIELDS));
-  if ('images' in kept) kept.images = each(kept.images, (image) => pick(image, ['src']));
-  return kept;
-}
-
 /** `<storeUrl>/products/<handle>`, with a scheme when the store URL was stored without one. */
 export function productUrl(storeUrl: string, handle: string): string {
   if (!storeUrl || !handle) return '';

@@ -1,7 +1,7 @@
 // Store products read into listings: sizes that come from a merchant's feed must not break the reader.
 import t from 'tap';
 import { parseEntries } from '../../commands/items.js';
-import { ENTRY_LIMITS, listingFromShopifyProduct, shopifyProductFields, shopifyProductSchema } from '../../domain/catalogue/product-input.js';
+import { ENTRY_LIMITS, listingFromShopifyProduct, shopifyProductSchema } from '../../domain/catalogue/product-input.js';
 
 t.test('a product with 200,000 variants is read, its price the lowest (no spread of the variants onto the stack)', async (t) => {
   const variants = Array.from({ length: 200_000 }, (_, i) => ({ id: i + 1, title: `Size ${i}`, price: (100 + (i % 997)).toFixed(2), available: true }));
@@ -12,21 +12,6 @@ t.test('a product with 200,000 variants is read, its price the lowest (no spread
   const listing = listingFromShopifyProduct(product, 'https://store.example');
   t.equal(listing.price, 12.5);
   t.equal(listing.variants.length, 200_000);
-});
-
-t.test('a feed product is reduced to the fields a listing reads, and parses exactly as the whole product', async (t) => {
-  const whole = {
-    id: 7, title: 'Wool coat', handle: 'wool-coat', body_html: '<p>Warm</p>', vendor: 'Acme', product_type: 'Coats', tags: 'winter, wool', created_at: '2024-01-01', published_scope: 'web',
-    options: [{ name: 'Size', values: ['S', 'M'], position: 1, id: 3 }],
-    variants: [{ id: 11, title: 'S', sku: 'WC-S', option1: 'S', option2: null, option3: null, available: true, price: '120.00', compare_at_price: null, grams: 900, barcode: '123', featured_image: { id: 1, src: 'x' } }],
-    images: [{ id: 1, src: 'https://cdn.example/a.jpg', width: 800, height: 1000, variant_ids: [11] }],
-  };
-  const kept = shopifyProductFields(whole);
-  t.same(Object.keys(kept), ['id', 'title', 'handle', 'body_html', 'vendor', 'product_type', 'tags', 'options', 'variants', 'images']);
-  t.same((kept.variants as object[])[0], { id: 11, title: 'S', sku: 'WC-S', option1: 'S', option2: null, option3: null, available: true, price: '120.00', compare_at_price: null });
-  t.same(kept.images, [{ src: 'https://cdn.example/a.jpg' }]);
-  t.same(shopifyProductSchema.parse(kept), shopifyProductSchema.parse(whole));
-  t.same(shopifyProductFields({ id: 1, title: 'x', variants: 'not a list', images: [42] }), { id: 1, title: 'x', variants: 'not a list', images: [42] }, 'odd shapes are kept for the schema to refuse');
 });
 
 t.test('every field is bounded: at the limit accepted, past it refused with the path and the bound', async (t) => {
