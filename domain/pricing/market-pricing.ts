@@ -36,7 +36,9 @@
 //     best guess a missing read leaves; a market that could not be read says nothing about whether
 //     the product is sold there, so it is not guessed away.
 // A product with no variants (an upload that sent none) is sold as one piece: available unless
-// one of the "false" rules above applies, as the sync treats it.
+// one of the "false" rules above applies, as the sync treats it (exact: the market row's own
+// `available`, which the sync sets true for a product it reads without variants). It has no list
+// price, so it is never on sale.
 //
 // `onSale`: an in-stock variant, in the market priced for, has compareAtPrice above price; a
 // sold-out reduced variant does not count, and a product that is not available is never on sale.
@@ -149,7 +151,8 @@ function choosePriceList({ country, source, rows, queuedAt }: PricingInput): Cho
   const read = source.reads[market.handle];
   if (!market.endpoint || read?.status === 'unread') return { kind: 'fallback', reason: 'unread', soldThere: true };
   const row = rows.find((entry) => entry.market === market.handle);
-  if (row && row.defaultMarket !== defaultMarket) return { kind: 'fallback', reason: 'stale', soldThere: true };
+  // Compared as stored: the sync records the source's default market as configured when it read.
+  if (row && (row.defaultMarket ?? null) !== (source.defaultMarket ?? null)) return { kind: 'fallback', reason: 'stale', soldThere: true };
   if (!row) {
     // A read that came after the item was queued saw the store's feed for that market without it.
     const readSinceQueued = read?.status === 'read' && (!queuedAt || Date.parse(read.readAt) >= Date.parse(queuedAt));
@@ -190,7 +193,8 @@ export function priceForMarket(input: PricingInput): PricedProduct {
 
   if (choice.kind === 'exact' && choice.row) {
     const variants = variantsInMarket(product.variants, choice.row);
-    const available = product.variants.length === 0 || inStockSomewhere(variants);
+    // A product stored without variants: the market's feed says whether it is in stock there.
+    const available = product.variants.length === 0 ? choice.row.available : inStockSomewhere(variants);
     return { market: choice.market, currency: choice.row.currency, price: choice.row.price, variants, marketExact: true, available, ...saleOf(variants, available), ...reference };
   }
 

@@ -1,7 +1,8 @@
 // What market pricing (domain/pricing) needs for a page of candidates: each item's source with its
 // markets and how their feeds fared, and the item's `market_prices` rows from that source. Bounded
-// by the caller (a few hundred ids); at most three short queries whatever the count.
-import type { Kysely } from 'kysely';
+// by the caller (a few hundred ids); at most three short queries whatever the count, each id list
+// sent as one array parameter.
+import { sql, type Kysely } from 'kysely';
 import { marketForCountry, normaliseCountry, type MarketPriceRow, type MarketVariantPrice, type PricingSource } from '../../domain/pricing/index.js';
 import { resolveDefaultMarket, type Market } from '../../domain/source/markets.js';
 import { iso, isUuid, json } from './rows.js';
@@ -69,7 +70,7 @@ export async function loadPricingContext(db: Kysely<any>, items: readonly Pricin
   const [sources, queuedAt] = await Promise.all([
     loadSources(db, sourceIds),
     lackingQueuedAt.length
-      ? db.selectFrom('catalogue_items').select(['item_id', 'queued_at']).where('item_id', 'in', lackingQueuedAt).execute()
+      ? db.selectFrom('catalogue_items').select(['item_id', 'queued_at']).where(sql<boolean>`item_id = any(${lackingQueuedAt}::uuid[])`).execute()
       : Promise.resolve([]),
   ]);
   const queuedAtOf = new Map(queuedAt.map((row) => [row.item_id as string, iso(row.queued_at)]));
@@ -89,7 +90,7 @@ export async function loadPricingContext(db: Kysely<any>, items: readonly Pricin
     ? await db
         .selectFrom('market_prices')
         .select(['item_id', 'source_id', 'market', 'currency', 'price', 'compare_at_price', 'available', 'variants', 'default_market', 'read_at'])
-        .where('item_id', 'in', withSource.map((item) => item.itemId))
+        .where(sql<boolean>`item_id = any(${withSource.map((item) => item.itemId)}::uuid[])`)
         .where('market', 'in', [...wanted])
         .execute()
     : [];

@@ -132,6 +132,9 @@ t.test('the reasons are checked in the documented order when several hold', asyn
   t.equal(given({ source: unreadAndStale, rows: [usRow({ defaultMarket: 'eu' })] }).whenTheShopperIsIn('US').marketFallback, 'unread', 'unread before stale: the failed read is why the row is old');
   t.equal(given({ source: unreadAndStale, rows: [] }).whenTheShopperIsIn('US').marketFallback, 'unread', 'unread before no-row');
   t.equal(given({ rows: [usRow({ defaultMarket: null })] }).whenTheShopperIsIn('US').marketFallback, 'stale', 'a row from before the default was set is stale');
+  const noDefaultNamed = source({ defaultMarket: null });
+  t.match(given({ source: noDefaultNamed, rows: [usRow({ defaultMarket: null })] }).whenTheShopperIsIn('US'), { marketExact: true, market: 'us' }, 'no default named: rows read so are current');
+  t.match(given({ source: noDefaultNamed }).whenTheShopperIsIn('CA'), { marketExact: true, market: 'ca' }, 'no default named: the first market is the default');
 });
 
 t.test('a row of another market is not this market’s row', async (t) => {
@@ -154,6 +157,7 @@ t.test('availability in the exact market: a variant in stock there, among those 
 t.test('a product with no variants is sold as one piece: available unless not sold there', async (t) => {
   const single: StoredProduct = { price: 40, currency: 'CAD', market: null, variants: [] };
   t.match(given({ product: single, rows: [usRow({ variants: [], price: 30 })] }).whenTheShopperIsIn('US'), { price: 30, currency: 'USD', available: true, onSale: false, discount: 0, variants: [] });
+  t.match(given({ product: single, rows: [usRow({ variants: [], available: false })] }).whenTheShopperIsIn('US'), { marketExact: true, available: false }, 'the market row says it is sold out there');
   t.match(given({ product: single }).whenTheShopperIsIn(null), { available: true, marketFallback: 'no-country' });
   t.match(given({ product: single, source: null }).whenTheShopperIsIn('US'), { available: true });
   t.match(given({ product: single }).whenTheShopperIsIn('JP'), { available: false });

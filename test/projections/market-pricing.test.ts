@@ -7,6 +7,7 @@ import type { Listing } from '../../domain/catalogue/product-input.js';
 import { itemIdFor } from '../../domain/item/identity.js';
 import { priceForMarket, type StoredProduct } from '../../domain/pricing/index.js';
 import type { Market } from '../../domain/source/markets.js';
+import { migrate } from '../../projections/migrations.js';
 import { loadPricingContext } from '../../projections/queries/market-pricing.js';
 import { readMarkets } from '../../workers/sync/markets.js';
 import { SyncLogWriter } from '../../workers/sync/sync-log.js';
@@ -26,6 +27,7 @@ const storeProducts = (): Product[] => [
 t.test('given a sync that read a store’s markets, each item’s context prices it as document 1 says', async (t) => {
   const database = await openTestDatabase(t);
   const { db } = database;
+  await migrate(db); // a no-op on PGlite's migrated template; the schema's tables on the integration run
   const [datasetId, organizationId, sourceId, otherSourceId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
 
   const home = await startShopifyStore(t, { photos: 'none', products: storeProducts() });
