@@ -1,0 +1,2 @@
+export * from './market-pricing.js';
+export * from './shopper-market.js';

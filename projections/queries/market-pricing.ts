@@ -1,0 +1,109 @@
+// What market pricing (domain/pricing) needs for a page of candidates: each item's source with its
+// markets and how their feeds fared, and the item's `market_prices` rows from that source. Bounded
+// by the caller (a few hundred ids); at most three short queries whatever the count, each id list
+// sent as one array parameter.
+import { sql, type Kysely } from 'kysely';
+import { marketForCountry, normaliseCountry, type MarketPriceRow, type MarketVariantPrice, type PricingSource } from '../../domain/pricing/index.js';
+import { resolveDefaultMarket, type Market } from '../../domain/source/markets.js';
+import { iso, isUuid, json } from './rows.js';
+
+export interface PricingCandidate {
+  itemId: string;
+  /** catalogue_items.source_id; null for an upload. */
+  sourceId: string | null;
+  /** catalogue_items.queued_at; read here when not given. */
+  queuedAt?: string | Date | null;
+}
+
+export interface PricingContext {
+  source: PricingSource | null;
+  rows: MarketPriceRow[];
+  queuedAt: string | null;
+}
+
+export interface PricingOptions {
+  /**
+   * The shopper's country, when known before the call: only the rows of the market serving it are
+   * read (no rows at all for null). Left out: every market's rows.
+   */
+  country?: string | null;
+}
+
+async function loadSources(db: Kysely<any>, sourceIds: string[]): Promise<Map<string, PricingSource>> {
+  const sources = new Map<string, PricingSource>();
+  if (!sourceIds.length) return sources;
+  const rows = await db
+    .selectFrom('data_sources as s')
+    .leftJoin('source_markets as m', 'm.source_id', 's.source_id')
+    .select(['s.source_id', 's.markets', 's.default_market', 'm.handle', 'm.status', 'm.read_at'])
+    .where('s.source_id', 'in', sourceIds)
+    .execute();
+  for (const row of rows) {
+    let source = sources.get(row.source_id);
+    if (!source) {
+      source = { markets: row.markets === null ? [] : json<Market[]>(row.markets), defaultMarket: row.default_market ?? null, reads: {} };
+      sources.set(row.source_id, source);
+    }
+    if (row.handle !== null) source.reads[row.handle] = { status: row.status, readAt: iso(row.read_at) };
+  }
+  return sources;
+}
+
+const priceRow = (row: Record<string, any>): MarketPriceRow => ({
+  market: row.market,
+  currency: row.currency,
+  price: Number(row.price),
+  compareAtPrice: row.compare_at_price === null ? null : Number(row.compare_at_price),
+  available: row.available,
+  variants: json<MarketVariantPrice[]>(row.variants),
+  defaultMarket: row.default_market ?? null,
+  readAt: iso(row.read_at),
+});
+
+export async function loadPricingContext(db: Kysely<any>, items: readonly PricingCandidate[], options: PricingOptions = {}): Promise<Map<string, PricingContext>> {
+  const context = new Map<string, PricingContext>();
+  const known = items.filter((item) => isUuid(item.itemId));
+  if (!known.length) return context;
+
+  const sourceIds = [...new Set(known.flatMap((item) => (item.sourceId && isUuid(item.sourceId) ? [item.sourceId] : [])))];
+  const lackingQueuedAt = known.filter((item) => item.queuedAt === undefined).map((item) => item.itemId);
+  const [sources, queuedAt] = await Promise.all([
+    loadSources(db, sourceIds),
+    lackingQueuedAt.length
+      ? db.selectFrom('catalogue_items').select(['item_id', 'queued_at']).where(sql<boolean>`item_id = any(${lackingQueuedAt}::uuid[])`).execute()
+      : Promise.resolve([]),
+  ]);
+  const queuedAtOf = new Map(queuedAt.map((row) => [row.item_id as string, iso(row.queued_at)]));
+
+  // The rows pricing can use: the shopper's market only when the country is given (the default
+  // market's prices are the stored product's, so its rows are never read).
+  const wanted = new Set<string>();
+  for (const source of sources.values()) {
+    const defaultMarket = resolveDefaultMarket(source.markets, source.defaultMarket);
+    if ('country' in options) {
+      const market = normaliseCountry(options.country) === null ? null : marketForCountry(source.markets, options.country);
+      if (market && market.handle !== defaultMarket) wanted.add(market.handle);
+    } else for (const market of source.markets) if (market.handle !== defaultMarket) wanted.add(market.handle);
+  }
+  const withSource = known.filter((item) => item.sourceId && sources.get(item.sourceId)?.markets.length);
+  const priceRows = wanted.size && withSource.length
+    ? await db
+        .selectFrom('market_prices')
+        .select(['item_id', 'source_id', 'market', 'currency', 'price', 'compare_at_price', 'available', 'variants', 'default_market', 'read_at'])
+        .where(sql<boolean>`item_id = any(${withSource.map((item) => item.itemId)}::uuid[])`)
+        .where('market', 'in', [...wanted])
+        .execute()
+    : [];
+
+  const rowsOf = new Map<string, Array<Record<string, any>>>();
+  for (const row of priceRows) rowsOf.set(row.item_id, [...(rowsOf.get(row.item_id) ?? []), row]);
+
+  for (const item of known) {
+    const source = (item.sourceId && sources.get(item.sourceId)) || null;
+    // Only the rows the item's own source wrote: an item that moved to another source keeps none of the old one's.
+    const rows = source ? (rowsOf.get(item.itemId) ?? []).filter((row) => row.source_id === item.sourceId).map(priceRow) : [];
+    const queued = item.queuedAt === undefined ? (queuedAtOf.get(item.itemId) ?? null) : item.queuedAt === null ? null : iso(item.queuedAt);
+    context.set(item.itemId, { source, rows, queuedAt: queued });
+  }
+  return context;
+}
