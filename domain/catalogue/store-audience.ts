@@ -98,10 +98,10 @@ const namedGender = (value: string): GenderedGender | null => {
 const other = (g: GenderedGender): GenderedGender => (g === 'mens' ? 'womens' : 'mens');
 
 /** Vendor and product-type values that name a gender, and the plain values they are a gendered copy of. */
-function splitsOf(signals: readonly AudienceSignal[]): Record<string, GenderedGender> {
+function splitsOf(valuesOf: Record<'vendor' | 'productType', readonly string[]>): Record<string, GenderedGender> {
   const splits: Record<string, GenderedGender> = {};
   for (const field of ['vendor', 'productType'] as const) {
-    const values = new Set(signals.map((s) => s[field]).filter(Boolean));
+    const values = new Set(valuesOf[field].filter(Boolean));
     for (const value of values) {
       const gender = namedGender(value);
       if (!gender) continue;
@@ -114,7 +114,26 @@ function splitsOf(signals: readonly AudienceSignal[]): Record<string, GenderedGe
 }
 
 /** Marks of one listing: its own words first, then its family, then its sizes. */
-const markOf = (s: AudienceSignal): Gender | null => s.cue ?? s.implied ?? s.sizes;
+export const markOf = (s: Pick<AudienceSignal, 'cue' | 'implied' | 'sizes'>): Gender | null => s.cue ?? s.implied ?? s.sizes;
+
+/** What a dataset's signals add up to; a read model can count these in SQL instead of holding every signal. */
+export interface AudienceCounts {
+  listings: number;
+  fashion: number;
+  marked: Record<Gender, number>;
+  vendors: readonly string[];
+  productTypes: readonly string[];
+}
+
+export function audienceFromCounts(counts: AudienceCounts): StoreAudience {
+  const { marked, fashion } = counts;
+  let gender: GenderedGender | null = null;
+  for (const g of ['womens', 'mens'] as const) {
+    const n = marked[g];
+    if (n >= MIN_MARKED && n >= fashion * MIN_SHARE && marked[other(g)] <= n * OTHER_SHARE) gender = g;
+  }
+  return { listings: counts.listings, fashion, marked: { ...marked }, gender, splits: splitsOf({ vendor: counts.vendors, productType: counts.productTypes }) };
+}
 
 export function storeAudience(signals: readonly AudienceSignal[]): StoreAudience {
   const marked: Record<Gender, number> = { mens: 0, womens: 0, unisex: 0 };
@@ -125,12 +144,7 @@ export function storeAudience(signals: readonly AudienceSignal[]): StoreAudience
     const mark = markOf(signal);
     if (mark) marked[mark]++;
   }
-  let gender: GenderedGender | null = null;
-  for (const g of ['womens', 'mens'] as const) {
-    const n = marked[g];
-    if (n >= MIN_MARKED && n >= fashion * MIN_SHARE && marked[other(g)] <= n * OTHER_SHARE) gender = g;
-  }
-  return { listings: signals.length, fashion, marked, gender, splits: splitsOf(signals) };
+  return audienceFromCounts({ listings: signals.length, fashion, marked, vendors: signals.map((s) => s.vendor), productTypes: signals.map((s) => s.productType) });
 }
 
 /** The gender of one listing given its store (see the header for the rule). */
