@@ -22,6 +22,7 @@ import {
   type Labels,
   type Slot,
 } from '../../domain/catalogue/vocabulary.js';
+import { describeAudience, type StoreAudience } from '../../domain/catalogue/store-audience.js';
 import { labelListing, offlineFeatures } from './offline-labeller.js';
 import { colourOptionValues } from './offline/colour.js';
 import { stripHtml } from './offline/listing-text.js';
@@ -86,7 +87,7 @@ function instructions(): string {
   ].join('\n\n');
 }
 
-function listingText(listing: Listing): string {
+function listingText(listing: Listing, store: StoreAudience | null | undefined): string {
   const lines = [
     `Title: ${listing.name}`,
     listing.productType && `Product type: ${listing.productType}`,
@@ -94,6 +95,8 @@ function listingText(listing: Listing): string {
     listing.tags.length > 0 && `Tags: ${listing.tags.slice(0, 40).join(', ')}`,
     ...listing.options.map((o) => `Option ${o.name}: ${o.values.slice(0, 30).join(', ')}`),
     listing.description && `Description: ${stripHtml(listing.description).slice(0, DESCRIPTION_CHARS)}`,
+    // The store's own catalogue: the gender of a listing that names none is most often the store's.
+    store && `Store audience (from its whole catalogue): ${describeAudience(store)}. When this product's own words and photos do not show a gender, answer the store's (or its line's); answer unisex only when the product says so or the store sells to several genders and nothing places it.`,
   ];
   return lines.filter(Boolean).join('\n');
 }
@@ -114,7 +117,7 @@ export function createOpenAiLabeller(options: OpenAiLabellerOptions): Labeller {
         temperature: 0,
         messages: [
           { role: 'system', content: system },
-          { role: 'user', content: [{ type: 'text', text: listingText(request.listing) }, ...images] },
+          { role: 'user', content: [{ type: 'text', text: listingText(request.listing, request.store) }, ...images] },
         ],
         response_format: { type: 'json_schema', json_schema: { name: 'product_labels', strict: true, schema: LABELS_JSON_SCHEMA as unknown as Record<string, unknown> } },
       });

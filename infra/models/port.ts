@@ -1,6 +1,7 @@
 // The model ports of DESIGN.md: what labels a product and what embeds search text. Offline
 // implementations are the embedded default; OpenAI-compatible ones are used when configured.
 import type { Listing } from '../../domain/catalogue/product-input.js';
+import type { StoreAudience } from '../../domain/catalogue/store-audience.js';
 import type { Labels, TargetGender } from '../../domain/catalogue/vocabulary.js';
 
 /** One product photo after normalisation: the stored JPEG and a small RGB raster to read colours from. */
@@ -16,6 +17,11 @@ export interface LabelRequest {
   photos: ProductPhoto[];
   /** The dataset's `config.targetGender`: when set, the answer's gender is this. */
   targetGender: TargetGender | null;
+  /**
+   * What the dataset's whole catalogue says about its audience (domain/catalogue/store-audience.ts);
+   * a listing whose words name no gender takes it from there. Absent: the listing alone decides.
+   */
+  store?: StoreAudience | null;
 }
 
 export interface Labeller {

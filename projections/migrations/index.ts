@@ -14,6 +14,7 @@ import * as markets from './0010_markets.js';
 import * as queueDeadLetters from './0011_queue_dead_letters.js';
 import * as projectionFaults from './0012_projection_faults.js';
 import * as syncSlots from './0013_sync_slots.js';
+import * as storeAudience from './0015_store_audience.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -29,4 +30,5 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0011_queue_dead_letters': queueDeadLetters,
   '0012_projection_faults': projectionFaults,
   '0013_sync_slots': syncSlots,
+  '0015_store_audience': storeAudience,
 };

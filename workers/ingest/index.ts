@@ -10,6 +10,7 @@ import type { WorkerContext, WorkerDefinition } from '../worker.js';
 import { removeDatasetFiles } from './cleanup.js';
 import { demoPhotos } from './demo-photos.js';
 import { processItem, recordFailure } from './process-item.js';
+import { storeAudienceReader } from './store-audience.js';
 
 /** Attempts before an item is marked failed. */
 export const INGEST_MAX_DELIVER = 3;
@@ -24,6 +25,7 @@ export const ingestWorker: WorkerDefinition<IngestMessage> = {
     const models = openModels(context.config);
     const progress = { done: 0, since: performance.now() };
     const datasets = datasetCache(context);
+    const audiences = storeAudienceReader(context.eventStore, context.database.db);
     return async (job) => {
       const started = performance.now();
       const outcome = await processItem(
@@ -37,6 +39,7 @@ export const ingestWorker: WorkerDefinition<IngestMessage> = {
           localPhotos: demoPhotos,
           outbound: outboundClient(context.config.outbound.allowPrivate),
           findDataset: datasets,
+          storeAudience: audiences,
           heartbeat: () => job.working(),
         },
         job.payload,

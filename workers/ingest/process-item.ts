@@ -15,6 +15,7 @@ import type { Embedder, Labeller, ProductPhoto } from '../../infra/models/port.j
 import type { ObjectStore } from '../../infra/objects/port.js';
 import { getDataset } from '../../projections/queries/datasets.js';
 import { storePhoto, type LocalPhotoSource, type PhotoLimits } from './photos.js';
+import type { AudienceReader } from './store-audience.js';
 
 /** Document 1 DatasetItem `version`: bumped when the pipeline changes what it produces. */
 export const PIPELINE_VERSION = 1;
@@ -37,6 +38,8 @@ export interface IngestDeps {
   heartbeat?: () => Promise<void>;
   /** The dataset's settings; the worker passes a short-lived cache (they change rarely, items come in thousands). */
   findDataset?: (organizationId: string, datasetId: string) => ReturnType<typeof getDataset>;
+  /** Who the dataset's catalogue sells to (its gender evidence); absent: each listing alone decides its gender. */
+  storeAudience?: AudienceReader;
 }
 
 export type ProcessOutcome = 'processed' | 'partial_update' | 'skipped';
@@ -94,7 +97,9 @@ export async function processItem(deps: IngestDeps, message: { itemId: string; d
   if (photoProblems.length) deps.logger.warn({ itemId, photoProblems }, 'photos skipped');
   if (images.length) await recordStoredImages(deps.db, ids, images);
 
-  const labels = labelsSchema.parse(await deps.labeller.label({ listing, photos, targetGender: dataset.config.targetGender }));
+  // A dataset's own gender setting decides; otherwise its catalogue's evidence is read for listings that name none.
+  const store = dataset.config.targetGender ? null : ((await deps.storeAudience?.(datasetId)) ?? null);
+  const labels = labelsSchema.parse(await deps.labeller.label({ listing, photos, targetGender: dataset.config.targetGender, store }));
   if (dataset.config.targetGender) labels.gender = dataset.config.targetGender;
   const text = searchText(listing, labels);
   await deps.heartbeat?.();

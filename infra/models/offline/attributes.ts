@@ -55,15 +55,32 @@ function tally<T>(fields: TextField[], matcher: PhraseMatcher<T>, weights: Parti
   return [...scores].sort((a, b) => b[1].score - a[1].score);
 }
 
-export function decideGender(fields: TextField[], slot: Slot, family: string): Gender {
+/** The gender the listing's own words name (null when none); the handle of its URL counts too ("…-womens", "w-…"). */
+export function readGenderCue(listing: Listing, fields: TextField[], slot: Slot): Gender | null {
   const ranked = tally(fields, genderMatcher, { options: 0, description: 0.6 }, (phrase) => (WEAK_GENDER_CUES.has(phrase) ? 0.4 : 1));
   const score = (g: Gender) => ranked.find(([value]) => value === g)?.[1].score ?? 0;
-  const [mens, womens, unisex] = [score('mens'), score('womens'), score('unisex')];
+  let [mens, womens, unisex] = [score('mens'), score('womens'), score('unisex')];
+  // Sneaker shops write the women's cut of a model as "WMNS", "(W)" or a trailing "W"; the handle often keeps it.
+  const title = ` ${(listing.name ?? '').toLowerCase()} `;
+  if (/\bwmns\b|\(w\)/.test(title) || (slot === 'footwear' && /\s(w)\s/.test(title.replace(/["'“”‘’]/g, ' ')))) womens += 4;
+  const handle = (listing.url ?? '').split('/').pop() ?? '';
+  if (/(^|-)(womens|women|wmns)(-|$)|^w-/.test(handle.toLowerCase())) womens += 1;
+  if (/(^|-)(mens|men)(-|$)/.test(handle.toLowerCase())) mens += 1;
+  if (/\bco-ed\b/i.test(listing.tags.join(' '))) unisex += 1;
   if (unisex >= 1 && unisex >= Math.max(mens, womens) * 0.5) return 'unisex';
   if (mens >= 1 && mens >= womens * 1.5) return 'mens';
   if (womens >= 1 && womens >= mens * 1.5) return 'womens';
   if (mens >= 1 && womens >= 1) return 'unisex';
-  return familyDefinition(slot, family)?.gender ?? 'unisex';
+  return null;
+}
+
+/** The gender a family implies when the words name none (a dress is womenswear). */
+export function impliedGender(slot: Slot, family: string): Exclude<Gender, 'unisex'> | null {
+  return familyDefinition(slot, family)?.gender ?? null;
+}
+
+export function decideGender(listing: Listing, fields: TextField[], slot: Slot, family: string): Gender {
+  return readGenderCue(listing, fields, slot) ?? impliedGender(slot, family) ?? 'unisex';
 }
 
 const KID_SIZE = /^(\d{1,2}\s*(-\s*\d{1,2})?\s*(y|yr|yrs|years?|t|ans)|\d{1,2}t)$/i;
