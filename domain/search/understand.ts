@@ -19,6 +19,7 @@ import {
   WEAK_GENDER_CUES,
   withPlurals,
   type FamilyDefinition,
+  type PhraseMatch,
 } from '../catalogue/taxonomy/index.js';
 import { COLOR_FAMILIES, MATERIALS, PATTERNS, type AgeGroup, type ColorFamily, type Fit, type Gender, type Material, type Pattern, type Slot } from '../catalogue/vocabulary.js';
 import { Speller } from './spelling.js';
@@ -68,6 +69,8 @@ export interface UnderstoodQuery {
 /** Longer input is cut: the API allows 500 characters, and a query past 64 words says nothing more. */
 const MAX_CHARACTERS = 2000;
 const MAX_WORDS = 64;
+/** Unknown words looked up for a misspelling per query: a long query of unknown words stays fast. */
+const MAX_CORRECTION_ATTEMPTS = 12;
 
 // ---------------------------------------------------------------- lexicons, built once
 
@@ -85,13 +88,25 @@ type GarmentCue = { kind: 'family'; slot: Slot; family: string; strength: number
 
 /** Every word of every phrase any lexicon knows: such a word is never corrected. */
 const knownWords = new Set<string>();
+/** First words of the phrases of every lexicon below: a word that starts none is looked up no further. */
+const firstWords = new Set<string>();
 let longestPhrase = 1;
 
 class Lexicon<T> extends PhraseMatcher<T> {
+  private readonly first = new Set<string>();
+
   override add(phrase: string, value: T): this {
-    for (const word of phrase.split(' ')) knownWords.add(word);
-    longestPhrase = Math.max(longestPhrase, phrase.split(' ').length);
+    const words = phrase.split(' ');
+    for (const word of words) knownWords.add(word);
+    firstWords.add(words[0]!);
+    this.first.add(words[0]!);
+    longestPhrase = Math.max(longestPhrase, words.length);
     return super.add(phrase, value);
+  }
+
+  /** The matcher's scan, skipped when no word of the run starts a phrase. */
+  override scan(words: readonly string[]): PhraseMatch<T>[] {
+    return words.some((word) => this.first.has(word)) ? super.scan(words) : [];
   }
 }
 
@@ -163,11 +178,16 @@ const apparelBrands = new Set(W.BRANDS.apparel);
 /** Every feature cue of every axis; single words among them yield to an occasion word ("smart"). */
 const axisPhrases = new Set<string>();
 for (const values of Object.values(AXES)) for (const { cues } of values) for (const cue of cues) axisPhrases.add(cue);
-for (const phrase of axisPhrases) for (const word of phrase.split(' ')) knownWords.add(word);
+const axisWords = new Set([...axisPhrases].flatMap((phrase) => phrase.split(' ')));
+for (const phrase of axisPhrases) {
+  for (const word of phrase.split(' ')) knownWords.add(word);
+  firstWords.add(phrase.split(' ')[0]!);
+  longestPhrase = Math.max(longestPhrase, phrase.split(' ').length);
+}
 
 const set = (phrases: readonly string[]) => {
   for (const phrase of phrases) for (const word of phrase.split(' ')) knownWords.add(word);
-  return { phrases: new Set(phrases), longest: Math.max(1, ...phrases.map((p) => p.split(' ').length)) };
+  return { phrases: new Set(phrases), first: new Set(phrases.map((p) => p.split(' ')[0]!)), longest: Math.max(1, ...phrases.map((p) => p.split(' ').length)) };
 };
 const P = W.PRICE_PHRASES;
 const price = {
@@ -214,8 +234,9 @@ interface Draft {
 
 export function understandQuery(text: string): UnderstoodQuery {
   const corrections: UnderstoodQuery['corrections'] = [];
+  let attempts = 0;
   const tokens = tokenise(typeof text === 'string' ? text : '').map((word) => {
-    if (isKnown(word)) return word;
+    if (isKnown(word) || attempts++ >= MAX_CORRECTION_ATTEMPTS) return word;
     const fixed = speller.correct(word);
     if (!fixed) return word;
     corrections.push({ from: word, to: fixed });
@@ -256,13 +277,15 @@ function tokenise(text: string): string[] {
     .slice(0, MAX_WORDS);
 }
 
-type PhraseSet = { phrases: Set<string>; longest: number };
+type PhraseSet = { phrases: Set<string>; first: Set<string>; longest: number };
 
 /** Length of the longest phrase of `from` starting at word `i`, over words not yet consumed; 0 when none. */
 function phraseAt(tokens: string[], consumed: boolean[], i: number, from: PhraseSet): number {
-  for (let length = Math.min(from.longest, tokens.length - i); length >= 1; length--) {
-    if (consumed.slice(i, i + length).some(Boolean)) continue;
-    if (from.phrases.has(tokens.slice(i, i + length).join(' '))) return length;
+  if (consumed[i] || !from.first.has(tokens[i] ?? '')) return 0;
+  let free = 1;
+  while (free < from.longest && i + free < tokens.length && !consumed[i + free]) free++;
+  for (let length = free; length >= 1; length--) {
+    if (from.phrases.has(length === 1 ? tokens[i]! : tokens.slice(i, i + length).join(' '))) return length;
   }
   return 0;
 }
@@ -410,23 +433,21 @@ function readPricesAndSizes(tokens: string[], consumed: boolean[], draft: Draft)
  * single feature word ("smart").
  */
 function readShopperPhrases(tokens: string[], consumed: boolean[], draft: Draft): void {
+  const colourSpans = new Map(findColours(tokens).map((c) => [c.start, c.name.split(' ').length]));
   for (let i = 0; i < tokens.length; ) {
-    if (consumed[i]) {
+    const colourLength = colourSpans.get(i) ?? 0;
+    if (consumed[i] || (!firstWords.has(tokens[i]!) && !colourLength)) {
       i++;
       continue;
     }
     let free = 0;
     while (i + free < tokens.length && !consumed[i + free] && free < longestPhrase) free++;
-    const colourLength = colourSpanAt(tokens, i, free);
     let shopper = 0;
     let shopperTags: Consuming[] = [];
     let described = 0;
     for (let length = free; length >= 1 && !(shopper && described); length--) {
       const phrase = length === 1 ? tokens[i]! : tokens.slice(i, i + length).join(' ');
-      if (!shopper) {
-        const tags = consuming.get(phrase);
-        if (tags) [shopper, shopperTags] = [length, tags];
-      }
+      if (!shopper && consuming.has(phrase)) [shopper, shopperTags] = [length, consuming.get(phrase)!];
       if (!described && (describes(phrase) || colourLength === length)) described = length;
     }
     const occasionWinsTie = shopper === 1 && described === 1 && shopperTags.some((t) => t.kind === 'occasion');
@@ -440,11 +461,6 @@ function readShopperPhrases(tokens: string[], consumed: boolean[], draft: Draft)
 
 function describes(phrase: string): boolean {
   return garments.has(phrase) || materials.has(phrase) || patterns.has(phrase) || fits.has(phrase) || brands.has(phrase) || axisPhrases.has(phrase);
-}
-
-function colourSpanAt(tokens: string[], i: number, free: number): number {
-  const found = findColours(tokens.slice(i, i + free));
-  return found[0]?.start === 0 ? found[0].name.split(' ').length : 0;
 }
 
 function apply(tag: Consuming, draft: Draft): void {
@@ -498,7 +514,7 @@ function describe(runs: string[][], draft: Draft, corrections: UnderstoodQuery['
   const { slot, families } = readGarments(runs);
   const colours = readColours(runs);
   const nearColours = unique(colours.flatMap((c) => neighbouringFamilies(c))).filter((c) => !colours.includes(c));
-  const found = <T>(matcher: PhraseMatcher<T>) => unique(runs.flatMap((run) => matcher.scan(run).flatMap((m) => m.values)));
+  const found = <T>(matcher: Lexicon<T>) => unique(runs.flatMap((run) => matcher.scan(run).flatMap((m) => m.values)));
   const fit = found(fits)[0];
   const gender = draft.gender.size === 1 ? [...draft.gender][0] : draft.gender.has('unisex') ? 'unisex' : undefined;
   const boosts = unique(draft.occasions.flatMap((o) => [o, ...(W.OCCASIONS[o] ?? [])]));
@@ -595,8 +611,9 @@ function readColours(runs: string[][]): ColorFamily[] {
  */
 function readFeatures(runs: string[][], slot: Slot | undefined, families: string[]): Array<{ axis: string; value: string }> {
   const names = families.length ? families : slot ? familiesOf(slot) : [];
-  const axes = names.length ? unique(names.flatMap((name) => familyByName.get(name)?.axes ?? [])) : Object.keys(AXES);
   const features: Array<{ axis: string; value: string }> = [];
+  if (!runs.some((run) => run.some((word) => axisWords.has(word)))) return features;
+  const axes = names.length ? unique(names.flatMap((name) => familyByName.get(name)?.axes ?? [])) : Object.keys(AXES);
   for (const axis of axes) {
     for (const run of runs) {
       for (const match of axisCues(axis).scan(run)) {
