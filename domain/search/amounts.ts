@@ -7,6 +7,11 @@ import * as W from './shopper-words.js';
 const MAX_CHARACTERS = 2000;
 const MAX_WORDS = 64;
 
+// "1300rs", "40dollars", "rs1300", "eu42": a currency or size system written against its number.
+const unitWords = [...Object.keys(W.CURRENCY_WORDS), ...Object.keys(W.SIZE_PHRASES.systems)].filter((w) => /^[a-z]+$/.test(w)).sort((a, b) => b.length - a.length);
+const UNIT_AFTER_NUMBER = new RegExp(`(\\d)(${unitWords.join('|')})(?![a-z])`, 'g');
+const UNIT_BEFORE_NUMBER = new RegExp(`(?<![a-z])(${unitWords.join('|')})(\\d)`, 'g');
+
 /** What budget and size phrasing sets; the first bound or size written wins. */
 export interface Amounts {
   size?: string;
@@ -32,8 +37,8 @@ export function tokenise(text: string): string[] {
     .replace(/(\d),(?=\d{3}(?!\d))/g, '$1')
     .replace(/(\d)\s*[-–—]\s*(?=[$€£₹¥]?\s*\d)/g, '$1 to ')
     .replace(/([$€£₹¥<>%])/g, ' $1 ')
-    .replace(/(\d)(rs|inr|usd|cad|eur|euros?|gbp|egp|dollars?|bucks)(?![a-z])/g, '$1 $2')
-    .replace(/(?<![a-z])(rs|inr|usd|cad|eur|gbp|egp|eu|uk|us)(\d)/g, '$1 $2')
+    .replace(UNIT_AFTER_NUMBER, '$1 $2')
+    .replace(UNIT_BEFORE_NUMBER, '$1 $2')
     .replace(/(?<!\d)\.|\.(?!\d)/g, ' ')
     .replace(/[^a-z0-9.$€£₹¥<>%]+/g, ' ')
     .trim()
@@ -79,8 +84,8 @@ function readMoney(tokens: string[], consumed: boolean[], start: number): Money 
   return { value, currency, explicit, end: i };
 }
 
-/** Systems that may follow the number ("42 eu"); "us" and "it" after a number are too often words. */
-const AFTER_NUMBER_SYSTEMS = new Set(['eu', 'uk', 'fr', 'au', 'jp']);
+// A size system written after the number ("42 eu"); see shopper-words for which.
+const AFTER_NUMBER_SYSTEMS = new Set<string>(W.SIZE_PHRASES.systemsAfterNumber);
 const SIZE_NUMBER = /^(\d{1,2}(?:\.5)?|\d{2}x\d{2})$/;
 
 /** Budgets ("under $120", "80 or less", "between 50 and 100", "over 200"), sizes ("size 42", "in XL", "EU 42") and "30% off". */
