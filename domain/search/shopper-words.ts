@@ -74,6 +74,8 @@ export const SIZE_PHRASES = {
   lead: ['size', 'sz', 'sized', 'size is', 'in size', 'in a size', 'in a', 'in', 'my size', 'my size is', 'wear a', 'i wear', 'i wear a', 'fits'],
   /** Size systems written next to the number, and how to print them. */
   systems: { eu: 'EU', uk: 'UK', us: 'US', fr: 'FR', it: 'IT', au: 'AU', jp: 'JP', waist: 'W' } as Readonly<Record<string, string>>,
+  /** Systems that may follow the number ("42 eu"); "us" and "it" after a number are too often words. */
+  systemsAfterNumber: ['eu', 'uk', 'fr', 'au', 'jp'],
   /** Letter sizes and their normal form. */
   letters: {
     xxs: 'XXS', xs: 'XS', s: 'S', m: 'M', l: 'L', xl: 'XL', xxl: 'XXL', xxxl: 'XXXL', '2xl': 'XXL', '3xl': 'XXXL', '4xl': '4XL', '5xl': '5XL', xxxxl: '4XL',

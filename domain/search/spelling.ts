@@ -7,7 +7,7 @@ export interface SpellingTarget {
   tier: number;
 }
 
-/** Misspellings keep their first letter, or swap their first two ("aprka"); candidates are indexed by it. */
+/** Misspellings keep their first letter, or swap their first two ("aprka"); candidates are indexed by it and their length. */
 export class Speller {
   private readonly byFirstLetter = new Map<string, Array<SpellingTarget & { order: number }>>();
 
@@ -18,9 +18,10 @@ export class Speller {
       if (!seen || t.tier < seen.tier) best.set(t.word, { ...t, order: seen?.order ?? order });
     });
     for (const target of best.values()) {
-      const list = this.byFirstLetter.get(target.word[0]!) ?? [];
+      const key = target.word[0]! + target.word.length;
+      const list = this.byFirstLetter.get(key) ?? [];
       list.push(target);
-      this.byFirstLetter.set(target.word[0]!, list);
+      this.byFirstLetter.set(key, list);
     }
   }
 
@@ -40,29 +41,36 @@ export class Speller {
         best = { ...target, distance };
       }
     };
-    for (const target of this.byFirstLetter.get(word[0]!) ?? []) consider(target);
-    for (const target of this.byFirstLetter.get(word[1]!) ?? []) if (target.word[1] === word[0]) consider(target);
+    for (let length = word.length - max; length <= word.length + max; length++) {
+      for (const target of this.byFirstLetter.get(word[0]! + length) ?? []) consider(target);
+      for (const target of this.byFirstLetter.get(word[1]! + length) ?? []) if (target.word[1] === word[0]) consider(target);
+    }
     return (best as { word: string } | null)?.word ?? null;
   }
 }
 
+// Rows reused between calls (the distance is computed synchronously, start to end).
+const SCRATCH = 64;
+const scratch: [Uint8Array, Uint8Array, Uint8Array] = [new Uint8Array(SCRATCH), new Uint8Array(SCRATCH), new Uint8Array(SCRATCH)];
+
 /** Optimal string alignment distance (Damerau-Levenshtein without repeated edits), or max + 1 once it must exceed max. */
 export function boundedDistance(a: string, b: string, max: number): number {
   if (a === b) return 0;
-  let previous2: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (b.length >= SCRATCH) return max + 1;
+  let [previous2, previous, row] = scratch;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
+    row[0] = i;
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let d = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, previous2[j - 2]! + 1);
-      row.push(d);
-      rowMin = Math.min(rowMin, d);
+      row[j] = d;
+      if (d < rowMin) rowMin = d;
     }
     if (rowMin > max) return max + 1;
-    [previous2, previous] = [previous, row];
+    [previous2, previous, row] = [previous, row, previous2];
   }
   return previous[b.length]!;
 }
