@@ -10,6 +10,8 @@ import { ensureDemoOrganization } from '../commands/demo.js';
 import { DEMO_ORGANIZATION_ID } from '../domain/demo.js';
 import { demoPlan } from '../domain/plan.js';
 import { postgresUsageStore } from '../infra/metering/usage-store.js';
+import { openModels } from '../infra/models/index.js';
+import { SearchVectors } from '../projections/search-vectors.js';
 import type { Platform } from './platform.js';
 
 export interface ServiceApiOptions {
@@ -34,6 +36,8 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
     });
   }
 
+  // Search embeds the shopper's words with the model that embedded the catalogue.
+  const vectors = new SearchVectors(platform.database.db, { onError: (error) => logger.warn({ err: error }, 'search vector index could not catch up; retrying') });
   const app = await buildApi({
     logger,
     readiness: platform.readiness,
@@ -49,6 +53,7 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       serverSecret: platform.secret,
       queue: platform.queue,
       uploadBudget: new BodyBudget(config.uploadBudgetBytes),
+      search: { vectors, embedder: openModels(config).embedder },
     }),
   });
   return app;

@@ -5,7 +5,8 @@ import { dataSources } from './data-sources.js';
 import { datasets } from './datasets.js';
 import { organizations } from './organizations.js';
 import type { Projector } from './projector.js';
+import { searchIndex } from './search-index.js';
 import { storeAudience } from './store-audience.js';
 import { widgetPresets } from './widget-presets.js';
 
-export const allProjectors: Projector[] = [organizations, apiKeys, widgetPresets, datasets, catalogueItems, dataSources, storeAudience];
+export const allProjectors: Projector[] = [organizations, apiKeys, widgetPresets, datasets, catalogueItems, dataSources, storeAudience, searchIndex];

@@ -3,13 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { CatalogueContext } from './catalogue-context.js';
 import { datasetRoutes } from './datasets.js';
 import { itemRoutes } from './items.js';
+import { searchRoutes, type SearchContext } from './search.js';
 import { sourceRoutes } from './sources.js';
 import { stylingRoutes } from './styling.js';
 import { widgetPreflightRoutes, type PreflightContext } from './widget-preflight.js';
 import { organizationRoutes } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
 
-export const endpointGroups = (context: PreflightContext & CatalogueContext): Array<(app: FastifyInstance) => void | Promise<void>> => [
+export const endpointGroups = (context: PreflightContext & CatalogueContext & SearchContext): Array<(app: FastifyInstance) => void | Promise<void>> => [
   organizationRoutes(context),
   widgetPresetRoutes(context),
   widgetPreflightRoutes(context),
@@ -17,4 +18,5 @@ export const endpointGroups = (context: PreflightContext & CatalogueContext): Ar
   itemRoutes(context),
   stylingRoutes(context),
   sourceRoutes(context),
+  searchRoutes(context),
 ];

@@ -14,6 +14,7 @@ import * as markets from './0010_markets.js';
 import * as queueDeadLetters from './0011_queue_dead_letters.js';
 import * as projectionFaults from './0012_projection_faults.js';
 import * as syncSlots from './0013_sync_slots.js';
+import * as search from './0014_search.js';
 import * as storeAudience from './0015_store_audience.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
@@ -30,5 +31,6 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0011_queue_dead_letters': queueDeadLetters,
   '0012_projection_faults': projectionFaults,
   '0013_sync_slots': syncSlots,
+  '0014_search': search,
   '0015_store_audience': storeAudience,
 };

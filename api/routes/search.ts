@@ -1,0 +1,127 @@
+// POST /v1/search (document 3 §3 "Search"; document 1's response-only product fields): the
+// shopper's search box, public key or demo. The route checks the body and hands it to the query.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { COLOR_FAMILIES, FITS, GENDERS, MATERIALS, PATTERNS, SLOTS } from '../../domain/catalogue/vocabulary.js';
+import { MARKET_FALLBACKS } from '../../domain/pricing/index.js';
+import { searchCatalogue, type SearchDeps } from '../../projections/queries/search.js';
+import { zodRoutes } from '../plugins/validation.js';
+import { callerOf, type RouteContext } from './context.js';
+import { itemSchema, variantSchema } from './item-schema.js';
+
+export interface SearchContext extends RouteContext {
+  search: Omit<SearchDeps, 'db'>;
+}
+
+export const SEARCH_LIMITS = { query: 500, limit: 100, defaultLimit: 20, datasetIds: 100, price: 1e9 };
+
+export const searchMessages = {
+  query: `query must be a string of 1 to ${SEARCH_LIMITS.query} characters.`,
+  limit: `limit must be an integer from 1 to ${SEARCH_LIMITS.limit}.`,
+  datasetIds: `datasetIds must be an array of at most ${SEARCH_LIMITS.datasetIds} dataset ids.`,
+  store: 'store must be an object with origin and shop (strings or null).',
+  country: 'country must be a 2-letter ISO 3166-1 country code.',
+  filters: 'filters must be an object.',
+  oneOf: (field: string, values: readonly string[]) => `filters.${field} must be one of: ${values.join(', ')}.`,
+  price: (field: string) => `filters.${field} must be a number from 0 to ${SEARCH_LIMITS.price}.`,
+  onSale: 'filters.onSale must be a boolean.',
+  family: 'filters.family must be a string of 1 to 100 characters.',
+  priceOrder: 'filters.minPrice must not be above filters.maxPrice.',
+};
+
+const oneOf = <T extends readonly [string, ...string[]]>(field: string, values: T) => z.enum(values, { error: searchMessages.oneOf(field, values) }).optional();
+const price = (field: string) => z.number({ error: searchMessages.price(field) }).min(0, searchMessages.price(field)).max(SEARCH_LIMITS.price, searchMessages.price(field)).optional();
+
+const body = z.object({
+  query: z.string({ error: searchMessages.query }).trim().min(1, searchMessages.query).max(SEARCH_LIMITS.query, searchMessages.query),
+  limit: z
+    .number({ error: searchMessages.limit })
+    .int(searchMessages.limit)
+    .min(1, searchMessages.limit)
+    .max(SEARCH_LIMITS.limit, searchMessages.limit)
+    .default(SEARCH_LIMITS.defaultLimit),
+  datasetIds: z.array(z.string({ error: searchMessages.datasetIds }).max(100, searchMessages.datasetIds), { error: searchMessages.datasetIds }).max(SEARCH_LIMITS.datasetIds, searchMessages.datasetIds).optional(),
+  store: z
+    .object(
+      {
+        origin: z.string({ error: searchMessages.store }).max(2048, searchMessages.store).nullish(),
+        shop: z.string({ error: searchMessages.store }).max(255, searchMessages.store).nullish(),
+      },
+      { error: searchMessages.store },
+    )
+    .nullish(),
+  country: z
+    .string({ error: searchMessages.country })
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, searchMessages.country)
+    .transform((code) => code.toUpperCase())
+    .nullish(),
+  filters: z
+    .object(
+      {
+        slot: oneOf('slot', SLOTS),
+        family: z.string({ error: searchMessages.family }).trim().min(1, searchMessages.family).max(100, searchMessages.family).optional(),
+        gender: oneOf('gender', GENDERS),
+        color_family: oneOf('color_family', COLOR_FAMILIES),
+        pattern: oneOf('pattern', PATTERNS),
+        material: oneOf('material', MATERIALS),
+        fit: oneOf('fit', FITS),
+        minPrice: price('minPrice'),
+        maxPrice: price('maxPrice'),
+        onSale: z.boolean({ error: searchMessages.onSale }).optional(),
+      },
+      { error: searchMessages.filters },
+    )
+    .refine((f) => f.minPrice === undefined || f.maxPrice === undefined || f.minPrice <= f.maxPrice, { message: searchMessages.priceOrder, path: ['minPrice'] })
+    .nullish(),
+});
+
+const pricedProduct = itemSchema.shape.product.extend({
+  variants: z.array(variantSchema),
+  marketExact: z.boolean(),
+  marketFallback: z.enum(MARKET_FALLBACKS as unknown as [string, ...string[]]).optional(),
+  available: z.boolean(),
+  onSale: z.boolean(),
+  discount: z.number().int(),
+  referencePrice: z.number(),
+  referenceCurrency: z.string(),
+});
+
+const response = z.object({
+  results: z.array(z.object({ itemId: z.uuid(), datasetId: z.uuid(), score: z.number(), metadata: itemSchema.shape.metadata, product: pricedProduct })),
+  market: z.object({ country: z.string().nullable(), currency: z.string(), exact: z.boolean() }),
+});
+
+export const searchRoutes = (context: SearchContext) => (app: FastifyInstance) => {
+  // The vector indexes follow the read model on a timer: it stops with the server.
+  app.addHook('onClose', async () => context.search.vectors?.close());
+  zodRoutes(app).post(
+    '/v1/search',
+    {
+      config: { auth: 'public', resource: 'api.v1.search.query' },
+      schema: {
+        summary: 'Search the catalogue',
+        description:
+          'Hybrid search (full text, labelled attributes, vectors) over active items of active datasets: `datasetIds`, else the `store`, else every active dataset. ' +
+          'Prices, stock and sale fields are in the market of `country`; products the shopper cannot buy there come last, with `available: false`.',
+        body,
+        response: { 200: response },
+      },
+    },
+    async (request) => {
+      const { query, limit, datasetIds, store, country, filters } = request.body;
+      return searchCatalogue(
+        { db: context.db, ...context.search },
+        {
+          organizationId: callerOf(request).organizationId,
+          query,
+          limit,
+          ...(datasetIds ? { datasetIds } : {}),
+          store: store ?? null,
+          country: country ?? null,
+          ...(filters ? { filters } : {}),
+        },
+      );
+    },
+  );
+};

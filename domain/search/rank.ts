@@ -1,0 +1,140 @@
+// Fusing the retrieval legs into one ranking (issue 13 point 2). Each candidate arrives with what
+// each leg said of it: the full-text rank, the occasion-boost rank, the vector similarity, and
+// its labelled attributes, which are checked against what the shopper asked for. Two fusions:
+// - `blend` (default): a weighted sum of normalised signals, led by attribute agreement, because
+//   a shopper's explicit "red dress" is better evidence than any text score;
+// - `rrf`: reciprocal rank fusion over the legs, kept to compare against (bench/search-quality.ts).
+// Whatever the fusion, a product the shopper can buy ranks above every one they cannot. Pure.
+import { areNeighbours } from '../catalogue/colours.js';
+import type { ColorFamily } from '../catalogue/vocabulary.js';
+
+export type Fusion = 'blend' | 'rrf';
+export type Leg = 'text' | 'boost' | 'attributes' | 'vector';
+
+/** What the shopper's words asked for, as far as ranking is concerned (filters are applied before). */
+export interface RankingIntent {
+  slot?: string;
+  families: readonly string[];
+  colours: readonly ColorFamily[];
+  materials: readonly string[];
+  patterns: readonly string[];
+  fit?: string;
+  /** `axis:value`, as in featureKeys. */
+  featureKeys: readonly string[];
+  hasBoosts: boolean;
+}
+
+export interface CandidateSignals {
+  itemId: string;
+  /** 0-based position of the candidate in each leg that found it. */
+  legs: Partial<Record<Leg, number>>;
+  textRank: number;
+  boostRank: number;
+  /** Cosine similarity from the vector leg; 0 when the leg did not find it. */
+  similarity: number;
+  slot: string;
+  family: string;
+  colorFamily: ColorFamily;
+  colors: readonly string[];
+  materials: readonly string[];
+  pattern: string;
+  fit: string | null;
+  featureKeys: readonly string[];
+  available: boolean;
+}
+
+export interface Ranked {
+  itemId: string;
+  score: number;
+  available: boolean;
+}
+
+const WEIGHTS = { family: 3, slot: 1, colour: 2, material: 1, pattern: 1, fit: 0.5, feature: 1 };
+const BLEND = { agreement: 0.5, text: 0.25, vector: 0.15, boost: 0.1 };
+const RRF_K = 60;
+
+/** How much of what the shopper asked for the candidate has, 0 to 1; null when they asked for nothing checkable. */
+export function agreement(intent: RankingIntent, c: CandidateSignals): number | null {
+  let asked = 0;
+  let met = 0;
+  if (intent.families.length) {
+    asked += WEIGHTS.family;
+    if (intent.families.includes(c.family)) met += WEIGHTS.family;
+    else if (intent.slot && intent.slot === c.slot) met += WEIGHTS.family * 0.3;
+  } else if (intent.slot) {
+    asked += WEIGHTS.slot;
+    if (intent.slot === c.slot) met += WEIGHTS.slot;
+  }
+  if (intent.colours.length) {
+    asked += WEIGHTS.colour;
+    met += WEIGHTS.colour * colourMatch(intent.colours, c);
+  }
+  if (intent.materials.length) {
+    asked += WEIGHTS.material;
+    // The main fabric counts in full, a secondary one in part.
+    const at = c.materials.findIndex((m) => intent.materials.includes(m));
+    if (at === 0) met += WEIGHTS.material;
+    else if (at > 0) met += WEIGHTS.material * 0.6;
+  }
+  if (intent.patterns.length) {
+    asked += WEIGHTS.pattern;
+    if (intent.patterns.includes(c.pattern)) met += WEIGHTS.pattern;
+  }
+  if (intent.fit) {
+    asked += WEIGHTS.fit;
+    if (c.fit === intent.fit) met += WEIGHTS.fit;
+  }
+  for (const key of intent.featureKeys) {
+    asked += WEIGHTS.feature;
+    if (c.featureKeys.includes(key)) met += WEIGHTS.feature;
+  }
+  return asked === 0 ? null : met / asked;
+}
+
+/** 1 for the colour asked, a little less when it is one of the colours sold, half for a neighbour. */
+function colourMatch(colours: readonly ColorFamily[], c: CandidateSignals): number {
+  if (colours.includes(c.colorFamily)) return 1;
+  if (c.colors.some((colour) => (colours as readonly string[]).includes(colour))) return 0.8;
+  if (colours.some((colour) => areNeighbours(colour, c.colorFamily))) return 0.5;
+  return 0;
+}
+
+/** A vector match alone counts when it is this close, absolutely and next to the best one. */
+const VECTOR_ONLY = { floor: 0.25, ofBest: 0.6 };
+
+/**
+ * Whether a candidate is worth showing at all: found by the text, or matching something the
+ * shopper named, or close enough in meaning. The vector leg returns its nearest whatever they are;
+ * in a small catalogue that is everything, and sneakers do not answer "dress".
+ */
+export function isRelevant(intent: RankingIntent, c: CandidateSignals, bestSimilarity: number): boolean {
+  if (c.legs.text !== undefined || c.legs.boost !== undefined) return true;
+  const agreed = agreement(intent, c);
+  if (agreed !== null) return agreed > 0;
+  return c.similarity >= Math.max(VECTOR_ONLY.floor, VECTOR_ONLY.ofBest * bestSimilarity);
+}
+
+export function rank(intent: RankingIntent, candidates: readonly CandidateSignals[], fusion: Fusion = 'blend'): Ranked[] {
+  const maxText = Math.max(0, ...candidates.map((c) => c.textRank));
+  const maxBoost = Math.max(0, ...candidates.map((c) => c.boostRank));
+  const scored = candidates.map((c): Ranked => {
+    let score: number;
+    if (fusion === 'rrf') {
+      score = Object.values(c.legs).reduce((sum, position) => sum + 1 / (RRF_K + position + 1), 0);
+    } else {
+      const text = maxText > 0 ? c.textRank / maxText : 0;
+      const boost = intent.hasBoosts && maxBoost > 0 ? c.boostRank / maxBoost : 0;
+      const vector = Math.max(0, c.similarity);
+      const agreed = agreement(intent, c);
+      // With nothing checkable asked, its share goes to the text and vector signals.
+      score =
+        agreed === null
+          ? (BLEND.text + BLEND.agreement * 0.7) * text + (BLEND.vector + BLEND.agreement * 0.3) * vector + BLEND.boost * boost
+          : BLEND.agreement * agreed + BLEND.text * text + BLEND.vector * vector + BLEND.boost * boost;
+    }
+    return { itemId: c.itemId, score: round(score), available: c.available };
+  });
+  return scored.sort((a, b) => Number(b.available) - Number(a.available) || b.score - a.score || (a.itemId < b.itemId ? -1 : 1));
+}
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6;

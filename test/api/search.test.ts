@@ -1,0 +1,222 @@
+// POST /v1/search through HTTP with the ingest worker running, on a small catalogue the test makes
+// itself: every field of document 3 §3, the scope rules, what the shopper's words do (family,
+// colour, length, price, size, gender), filters, products the shopper cannot buy coming last, and
+// the 422s.
+import t, { type Test } from 'tap';
+import { startTestService } from '../support/service.js';
+
+type Variant = { sku: string; label: string; options: Array<{ name: string; value: string }>; inStock: boolean; quantity: number | null; price: number; compareAtPrice?: number | null };
+
+const variant = (sku: string, size: string, price: number, inStock = true, compareAtPrice: number | null = null): Variant => ({
+  sku,
+  label: size,
+  options: [{ name: 'Size', value: size }],
+  inStock,
+  quantity: inStock ? 3 : 0,
+  price,
+  compareAtPrice,
+});
+
+const product = (sku: string, name: string, productType: string, price: number, variants: Variant[], extra: object = {}) => ({ sku, name, productType, price, brand: 'Acme', description: '', variants, ...extra });
+
+const CATALOGUE = [
+  product('DRESS-RED-MIDI', 'Red Satin Midi Dress', 'Dresses', 70, [variant('DRM-S', 'S', 70), variant('DRM-M', 'M', 70)]),
+  product('DRESS-RED-MAXI', 'Red Tiered Maxi Dress', 'Dresses', 120, [variant('DRX-S', 'S', 120)]),
+  product('DRESS-BLUE-MIDI', 'Blue Linen Midi Dress', 'Dresses', 60, [variant('DBM-S', 'S', 60, true, 75)], { tags: ['summer', 'wedding guest'] }),
+  product('BOOT-BLACK', "Men's Black Leather Chelsea Boots", 'Boots', 150, [variant('BB-41', '41', 150, false), variant('BB-42', '42', 150)]),
+  product('BOOT-BROWN', "Men's Brown Suede Boots", 'Boots', 140, [variant('BR-42', '42', 140, false), variant('BR-43', '43', 140)]),
+  product('SHIRT-LINEN', "Men's Navy Linen Shirt", 'Shirts', 60, [variant('SL-M', 'M', 60)]),
+  product('SHIRT-WOMEN', "Women's White Cotton Shirt", 'Shirts', 55, [variant('SW-M', 'M', 55)]),
+  // The better text match is sold out: it must still come after the one the shopper can buy.
+  product('SNEAKER-SOLD', 'White Leather Sneakers Classic White', 'Sneakers', 90, [variant('SS-40', '40', 90, false)]),
+  product('SNEAKER-OK', 'White Canvas Sneakers', 'Sneakers', 65, [variant('SO-40', '40', 65)]),
+];
+
+const setUp = async (t: Test) => {
+  const service = await startTestService(t, { workers: ['ingest'] });
+  const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
+  const admin = { authorization: `Bearer ${org.privateKey}` };
+  const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) => service.app.inject({ method, url, headers: admin, ...(payload ? { payload } : {}) });
+  const dataset = async (name: string, storeUrl: string, items: object[]) => {
+    const datasetId = (await call('POST', '/v1/datasets', { name, config: { storeUrl, currency: 'EUR' } })).json().datasetId as string;
+    await call('PATCH', `/v1/datasets/${datasetId}/activate`);
+    t.equal((await call('POST', `/v1/datasets/${datasetId}/items/upload`, { items })).statusCode, 202);
+    const until = Date.now() + 60_000;
+    for (;;) {
+      const { items: live } = (await call('GET', `/v1/datasets/${datasetId}/items?limit=200`)).json();
+      if (live.length === items.length) break;
+      if (Date.now() > until) throw new Error('items not processed');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return datasetId;
+  };
+  const search = (body: object, key = org.publicKey as string) =>
+    service.app.inject({ method: 'POST', url: '/v1/search', headers: { authorization: `Bearer ${key}` }, payload: body });
+  /** Search settles once the search read model has the items (read-your-writes holds for the item list, not for search). */
+  const settled = async (body: object, count: number) => {
+    const until = Date.now() + 10_000;
+    for (;;) {
+      const response = await search(body);
+      if (response.statusCode !== 200 || response.json().results.length >= count || Date.now() > until) return response;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  return { service, org, call, dataset, search, settled };
+};
+
+const skus = (response: { json(): any }) => response.json().results.map((r: any) => r.product.sku);
+
+t.test('a search result carries every field of document 3 §3 and document 1', async (t) => {
+  const { dataset, settled } = await setUp(t);
+  const datasetId = await dataset('Main', 'https://acme.example.com', CATALOGUE);
+  const response = await settled({ query: 'red dress' }, 2);
+  t.equal(response.statusCode, 200);
+  const body = response.json();
+  t.same(Object.keys(body).sort(), ['market', 'results']);
+  t.same(body.market, { country: null, currency: 'EUR', exact: false });
+  const [first] = body.results;
+  t.same(Object.keys(first).sort(), ['datasetId', 'itemId', 'metadata', 'product', 'score']);
+  t.equal(first.datasetId, datasetId);
+  t.type(first.score, 'number');
+  t.match(first.metadata, { slot: 'full body', family: 'dress', color_family: 'red' });
+  t.notOk('embedding' in first.metadata || 'vector' in first.metadata, 'no embeddings');
+  t.match(first.product, {
+    sku: String,
+    name: /Red/,
+    currency: 'EUR',
+    market: null,
+    // An upload has no source and so no markets: the stored prices stand in.
+    marketExact: false,
+    marketFallback: 'no-markets',
+    available: true,
+    onSale: false,
+    discount: 0,
+    referencePrice: Number,
+    referenceCurrency: 'EUR',
+    variants: Array,
+  });
+  t.equal(first.product.price, first.product.referencePrice);
+
+  const sale = (await settled({ query: 'blue linen midi dress' }, 1)).json().results[0];
+  t.match(sale.product, { sku: 'DRESS-BLUE-MIDI', onSale: true, discount: 20 }, 'an in-stock reduced variant puts the product on sale');
+});
+
+t.test("the shopper's words: family, colour, length, budget, size, gender", async (t) => {
+  const { dataset, settled, search } = await setUp(t);
+  await dataset('Main', 'https://acme.example.com', CATALOGUE);
+  await settled({ query: 'dress' }, 3);
+
+  const redMidi = await search({ query: 'red midi dress under 80' });
+  t.equal(skus(redMidi)[0], 'DRESS-RED-MIDI', 'the red midi dress first');
+  t.notOk(skus(redMidi).includes('DRESS-RED-MAXI'), 'over budget is left out');
+  t.ok(redMidi.json().results.every((r: any) => r.product.price <= 80), 'every result within the budget');
+
+  const boots = await search({ query: 'black boots size 42' });
+  t.equal(skus(boots)[0], 'BOOT-BLACK');
+  t.ok(skus(boots).every((sku: string) => sku.startsWith('BOOT')), 'only boots offer a size 42');
+
+  const mensShirt = await search({ query: "men's linen shirt" });
+  t.equal(skus(mensShirt)[0], 'SHIRT-LINEN');
+  t.notOk(skus(mensShirt).includes('SHIRT-WOMEN'), "a women's shirt is not a men's shirt");
+
+  const misspelt = await search({ query: 'lether boots' });
+  t.ok(skus(misspelt).slice(0, 2).includes('BOOT-BLACK'), 'a misspelt word still finds the product');
+
+  const occasion = await search({ query: 'something for a summer wedding' });
+  t.equal(skus(occasion)[0], 'DRESS-BLUE-MIDI', 'occasion words raise what fits them');
+});
+
+t.test('a product the shopper cannot buy never ranks above one they can', async (t) => {
+  const { dataset, settled, search } = await setUp(t);
+  await dataset('Main', 'https://acme.example.com', CATALOGUE);
+  await settled({ query: 'sneakers' }, 2);
+  const results = (await search({ query: 'white leather sneakers classic' })).json().results;
+  const firstUnavailable = results.findIndex((r: any) => !r.product.available);
+  t.ok(firstUnavailable > 0, 'the sold-out pair is there, but not first');
+  t.ok(results.slice(firstUnavailable).every((r: any) => !r.product.available), 'nothing available after the first unavailable');
+  t.match(results[firstUnavailable].product, { sku: 'SNEAKER-SOLD', available: false, onSale: false });
+
+  const size = (await search({ query: 'boots size 42' })).json().results;
+  t.same(
+    size.map((r: any) => r.product.sku),
+    ['BOOT-BLACK', 'BOOT-BROWN'],
+    'the pair whose size 42 is sold out comes after the one in stock',
+  );
+});
+
+t.test('filters narrow the results to the field values given', async (t) => {
+  const { dataset, settled, search } = await setUp(t);
+  await dataset('Main', 'https://acme.example.com', CATALOGUE);
+  await settled({ query: 'dress' }, 3);
+  const footwear = (await search({ query: 'white', filters: { slot: 'footwear' } })).json().results;
+  t.ok(footwear.length >= 1 && footwear.every((r: any) => r.metadata.slot === 'footwear'));
+  const mens = (await search({ query: 'shirt', filters: { gender: 'mens' } })).json().results;
+  t.ok(mens.length >= 1 && mens.every((r: any) => r.metadata.gender === 'mens'));
+  const priced = (await search({ query: 'dress', filters: { minPrice: 65, maxPrice: 100 } })).json().results;
+  t.same(priced.map((r: any) => r.product.sku).sort(), ['DRESS-RED-MIDI'], 'price bounds on the product price (the blue dress sells at 60)');
+  const sale = (await search({ query: 'dress', filters: { onSale: true } })).json().results;
+  t.same(sale.map((r: any) => r.product.sku), ['DRESS-BLUE-MIDI']);
+  const red = (await search({ query: 'dress', filters: { color_family: 'red' } })).json().results;
+  t.same(red.map((r: any) => r.product.sku).sort(), ['DRESS-RED-MAXI', 'DRESS-RED-MIDI']);
+  const limited = (await search({ query: 'dress', limit: 1 })).json().results;
+  t.equal(limited.length, 1);
+});
+
+t.test('scope: datasetIds, else the store, else every active dataset; only active items', async (t) => {
+  const { dataset, settled, search, call, service } = await setUp(t);
+  const main = await dataset('Main', 'https://acme.example.com', CATALOGUE.slice(0, 3));
+  const outlet = await dataset('Outlet', 'https://outlet.example.com', [product('OUT-DRESS', 'Red Outlet Dress', 'Dresses', 30, [variant('OD-S', 'S', 30)])]);
+  await settled({ query: 'red dress' }, 3);
+
+  const everywhere = (await search({ query: 'red dress' })).json().results;
+  t.same(new Set(everywhere.map((r: any) => r.datasetId)), new Set([main, outlet]), 'every active dataset by default');
+  const onlyOutlet = (await search({ query: 'red dress', datasetIds: [outlet] })).json().results;
+  t.same(onlyOutlet.map((r: any) => r.product.sku), ['OUT-DRESS']);
+  const byStore = (await search({ query: 'red dress', store: { origin: 'https://outlet.example.com/products/x', shop: null } })).json().results;
+  t.same(byStore.map((r: any) => r.product.sku), ['OUT-DRESS'], 'the store narrows to its datasets');
+  const unknownStore = (await search({ query: 'red dress', store: { origin: 'https://elsewhere.example.com', shop: null } })).json().results;
+  t.equal(unknownStore.length, everywhere.length, 'a store that matches nothing searches every active dataset');
+  const ignoredStore = (await search({ query: 'red dress', datasetIds: [main], store: { origin: 'https://outlet.example.com' } })).json().results;
+  t.ok(ignoredStore.every((r: any) => r.datasetId === main), 'the store is ignored when datasetIds is sent');
+
+  const other = await service.cli(['org', 'create', '--name', 'Other Shop', '--json']);
+  const foreign = await search({ query: 'red dress', datasetIds: [main] }, other.publicKey);
+  t.same(foreign.json().results, [], "another organization's dataset is invisible");
+
+  // An archived item leaves search; an archived dataset takes all of its items with it.
+  const itemId = everywhere.find((r: any) => r.product.sku === 'DRESS-RED-MIDI').itemId;
+  t.equal((await call('PATCH', `/v1/datasets/${main}/items/${itemId}`, { status: 'archived' })).statusCode, 200);
+  t.notOk(skus(await search({ query: 'red dress' })).includes('DRESS-RED-MIDI'), 'an archived item is not searchable');
+  await call('PATCH', `/v1/datasets/${outlet}/archive`);
+  t.notOk(skus(await search({ query: 'red dress' })).includes('OUT-DRESS'), 'items of an archived dataset are not searchable');
+});
+
+t.test('bad queries, limits and filters are refused with 422 and a message', async (t) => {
+  const { search } = await setUp(t);
+  const cases: Array<[string, object, RegExp]> = [
+    ['no query', {}, /^query must be a string of 1 to 500 characters\.$/],
+    ['an empty query', { query: '   ' }, /^query must be/],
+    ['a query too long', { query: 'x'.repeat(501) }, /^query must be/],
+    ['a query not text', { query: 42 }, /^query must be/],
+    ['limit 0', { query: 'dress', limit: 0 }, /^limit must be an integer from 1 to 100\.$/],
+    ['limit 101', { query: 'dress', limit: 101 }, /^limit must be/],
+    ['a fractional limit', { query: 'dress', limit: 2.5 }, /^limit must be/],
+    ['a limit in words', { query: 'dress', limit: 'ten' }, /^limit must be/],
+    ['an unknown slot', { query: 'dress', filters: { slot: 'hats' } }, /^filters\.slot must be one of: accessory, /],
+    ['an unknown colour family', { query: 'dress', filters: { color_family: 'reddish' } }, /^filters\.color_family must be one of/],
+    ['a negative price', { query: 'dress', filters: { maxPrice: -1 } }, /^filters\.maxPrice must be a number/],
+    ['bounds the wrong way round', { query: 'dress', filters: { minPrice: 50, maxPrice: 10 } }, /^filters\.minPrice must not be above filters\.maxPrice\.$/],
+    ['onSale not a boolean', { query: 'dress', filters: { onSale: 'yes' } }, /^filters\.onSale must be a boolean\.$/],
+    ['filters not an object', { query: 'dress', filters: 'red' }, /^filters must be an object\.$/],
+    ['a bad country', { query: 'dress', country: 'Canada' }, /^country must be a 2-letter/],
+    ['datasetIds not a list', { query: 'dress', datasetIds: 'abc' }, /^datasetIds must be an array/],
+  ];
+  for (const [what, body, message] of cases) {
+    const response = await search(body);
+    t.equal(response.statusCode, 422, what);
+    t.match(response.json().error, message, what);
+  }
+  const several = await search({ query: '', limit: 0 });
+  t.equal(several.json().error, 'Validation failed.');
+  t.equal(several.json().details.length, 2);
+});

@@ -1,0 +1,59 @@
+// Fusing the legs into one ranking: agreement with what the shopper named leads, text and vector
+// signals follow, and an unavailable product never ranks above an available one.
+import t from 'tap';
+import { agreement, rank, type CandidateSignals, type RankingIntent } from '../../domain/search/rank.js';
+
+const intent = (asked: Partial<RankingIntent> = {}): RankingIntent => ({ families: [], colours: [], materials: [], patterns: [], featureKeys: [], hasBoosts: false, ...asked });
+const candidate = (itemId: string, fields: Partial<CandidateSignals> = {}): CandidateSignals => ({
+  itemId,
+  legs: { text: 0 },
+  textRank: 0.1,
+  boostRank: 0,
+  similarity: 0.5,
+  slot: 'full body',
+  family: 'dress',
+  colorFamily: 'red',
+  colors: ['red'],
+  materials: [],
+  pattern: 'solid',
+  fit: null,
+  featureKeys: [],
+  available: true,
+  ...fields,
+});
+
+t.test('given a red midi dress asked for, when candidates differ in colour and length, then the one with both leads', async (t) => {
+  const asked = intent({ families: ['dress'], colours: ['red'], featureKeys: ['dress length:midi'] });
+  const ranked = rank(asked, [
+    candidate('maxi', { featureKeys: ['dress length:maxi'], textRank: 0.25 }),
+    candidate('midi', { featureKeys: ['dress length:midi'], textRank: 0.2 }),
+    candidate('blue-midi', { colorFamily: 'blue', colors: ['blue'], featureKeys: ['dress length:midi'], textRank: 0.3 }),
+  ]);
+  t.same(ranked.map((r) => r.itemId), ['midi', 'maxi', 'blue-midi']);
+});
+
+t.test('given a neighbouring colour, then it counts half', async (t) => {
+  t.equal(agreement(intent({ colours: ['red'] }), candidate('x', { colorFamily: 'burgundy', colors: ['burgundy'] })), 0.5);
+  t.equal(agreement(intent({ colours: ['red'] }), candidate('x', { colorFamily: 'blue', colors: ['blue', 'red'] })), 0.8, 'sold in red too');
+  t.equal(agreement(intent({ colours: ['red'] }), candidate('x', { colorFamily: 'green', colors: ['green'] })), 0);
+  t.equal(agreement(intent(), candidate('x')), null, 'nothing checkable asked');
+});
+
+t.test('given an unavailable best match, then every available product ranks above it, in both fusions', async (t) => {
+  const asked = intent({ families: ['sneaker'] });
+  const candidates = [
+    candidate('sold-out', { family: 'sneaker', textRank: 1, similarity: 0.9, available: false, legs: { text: 0, vector: 0 } }),
+    candidate('weak', { family: 'boot', textRank: 0.01, similarity: 0.1, legs: { vector: 5 } }),
+    candidate('good', { family: 'sneaker', textRank: 0.5, similarity: 0.6, legs: { text: 1 } }),
+  ];
+  for (const fusion of ['blend', 'rrf'] as const) {
+    const ranked = rank(asked, candidates, fusion);
+    t.same(ranked.map((r) => r.itemId), ['good', 'weak', 'sold-out'], fusion);
+  }
+});
+
+t.test('given nothing checkable asked, then text and vector decide', async (t) => {
+  const ranked = rank(intent(), [candidate('a', { textRank: 0.1, similarity: 0.2 }), candidate('b', { textRank: 0.4, similarity: 0.3 })]);
+  t.same(ranked.map((r) => r.itemId), ['b', 'a']);
+  t.ok(ranked[0]!.score > ranked[1]!.score);
+});

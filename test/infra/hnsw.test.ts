@@ -1,0 +1,56 @@
+// The HNSW vector index against an exact scan: it finds (nearly) the same nearest neighbours,
+// replaces and removes by key, and refuses vectors of the wrong size.
+import t from 'tap';
+import { embedText } from '../../infra/models/hashed-embedder.js';
+import { createHnswIndex, exactNearest } from '../../infra/vectors/hnsw.js';
+
+const GARMENTS = ['dress', 'shirt', 'boots', 'sneakers', 'jacket', 'coat', 'skirt', 'trousers', 'jeans', 'hoodie', 'sweater', 'blouse', 'sandals', 'hat', 'scarf'];
+const COLOURS = ['red', 'navy', 'black', 'white', 'olive', 'camel', 'pink', 'burgundy', 'grey', 'cream', 'mustard', 'teal'];
+const MATERIALS = ['linen', 'wool', 'cotton', 'leather', 'silk', 'denim', 'suede', 'cashmere'];
+
+/** Deterministic product texts, embedded by the offline embedder the service uses. */
+function catalogue(size: number): Map<string, number[]> {
+  const vectors = new Map<string, number[]>();
+  for (let i = 0; i < size; i++) {
+    const text = `${COLOURS[i % COLOURS.length]} ${MATERIALS[(i * 7) % MATERIALS.length]} ${GARMENTS[(i * 3) % GARMENTS.length]} style ${i % 97}`;
+    vectors.set(`item-${i}`, embedText(text));
+  }
+  return vectors;
+}
+
+t.test('recall@10 of the index against an exact scan is at least 0.95', async (t) => {
+  const vectors = catalogue(3000);
+  const index = createHnswIndex({ dimensions: 256 });
+  for (const [key, vector] of vectors) index.upsert(key, vector);
+  t.equal(index.size, 3000);
+  const queries = ['red linen dress', 'black leather boots', 'navy wool coat', 'white cotton shirt', 'pink silk blouse', 'olive suede jacket', 'grey cashmere sweater', 'camel hat'];
+  let found = 0;
+  let wanted = 0;
+  for (const query of queries) {
+    const vector = embedText(query);
+    // Ties are common among hashed vectors: count a match when its similarity reaches the 10th exact one.
+    const exact = exactNearest(vectors, vector, 10);
+    const threshold = exact[exact.length - 1]!.similarity - 1e-3;
+    const approximate = index.nearest(vector, 10);
+    wanted += exact.length;
+    found += approximate.filter((match) => match.similarity >= threshold).length;
+  }
+  const recall = found / wanted;
+  t.ok(recall >= 0.95, `recall@10 ${recall.toFixed(3)}`);
+  t.ok(index.memoryBytes() > 3000 * 256, 'memory reported');
+});
+
+t.test('upsert replaces a key, remove takes it out, a wrong-sized vector is refused', async (t) => {
+  const index = createHnswIndex({ dimensions: 256 });
+  index.upsert('a', embedText('red dress'));
+  index.upsert('b', embedText('black boots'));
+  t.equal(index.nearest(embedText('red dress'), 1)[0]!.key, 'a');
+  index.upsert('a', embedText('navy coat'));
+  t.equal(index.size, 2);
+  t.equal(index.nearest(embedText('navy coat'), 1)[0]!.key, 'a', 'the new vector answers');
+  t.ok(index.nearest(embedText('navy coat'), 1)[0]!.similarity > 0.99);
+  index.remove('a');
+  t.same(index.nearest(embedText('navy coat'), 5).map((m) => m.key), ['b']);
+  t.notOk(index.has('a'));
+  t.throws(() => index.upsert('c', [1, 2, 3]), /3 dimensions, the index 256/);
+});
