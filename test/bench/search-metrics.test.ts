@@ -1,0 +1,60 @@
+// The search quality benchmark's metrics on small hand-made rankings, worked out by hand.
+import t, { type Test } from 'tap';
+import { dcg, mean, ndcgAt, recallAt, summarise, type QueryScore } from '../../bench/search-quality/metrics.js';
+
+const close = (t: Test, actual: number | null, expected: number, message: string) => t.ok(actual !== null && Math.abs(actual - expected) < 1e-9, `${message}: ${actual} ≈ ${expected}`);
+
+// Judged: a = 3, b = 2, c = 1; anything else is 0. Ideal order a, b, c: 7 + 3/log2(3) + 1/2.
+const grades = new Map([
+  ['a', 3],
+  ['b', 2],
+  ['c', 1],
+]);
+const ideal = 7 + 3 / Math.log2(3) + 0.5;
+
+t.test('dcg: gain 2^grade - 1 discounted by log2(rank + 1)', async (t) => {
+  close(t, dcg([3, 2, 1]), ideal, 'three graded items');
+  close(t, dcg([0, 3]), 7 / Math.log2(3), 'a relevant item at rank 2');
+  t.equal(dcg([]), 0, 'nothing returned');
+});
+
+t.test('nDCG@10', async (t) => {
+  t.test('given the ideal order, when scored, then 1', async (t) => close(t, ndcgAt(10, ['a', 'b', 'c', 'x'], grades), 1, 'ideal'));
+  t.test('given the best item second behind an unjudged one, when scored, then the ranks are discounted', async (t) => {
+    const got = 7 / Math.log2(3) + 3 / 2 + 1 / Math.log2(5);
+    close(t, ndcgAt(10, ['x', 'a', 'b', 'c'], grades), got / ideal, 'x a b c');
+  });
+  t.test('given a relevant item never returned, when scored, then the ideal still counts it', async (t) => {
+    close(t, ndcgAt(10, ['a', 'c'], grades), (7 + 1 / Math.log2(3)) / ideal, 'b missing');
+  });
+  t.test('given the relevant items only past the cut-off, when scored at k = 2, then 0', async (t) => {
+    t.equal(ndcgAt(2, ['x', 'y', 'a', 'b'], grades), 0);
+  });
+  t.test('given a key returned twice, when scored, then it counts once, at its first rank', async (t) => {
+    close(t, ndcgAt(10, ['a', 'a', 'b', 'c'], grades), 1, 'duplicate dropped');
+  });
+  t.test('given nothing returned, when scored, then 0', async (t) => t.equal(ndcgAt(10, [], grades), 0));
+  t.test('given no judged item, when scored, then 0 rather than a division by zero', async (t) => t.equal(ndcgAt(10, ['a'], new Map()), 0));
+});
+
+t.test('recall@20 counts items of grade >= 2', async (t) => {
+  t.equal(recallAt(20, ['a', 'c', 'x'], grades), 0.5, 'a found, b missing; c (grade 1) does not count');
+  t.equal(recallAt(20, ['c', 'b', 'a'], grades), 1, 'both found, in any order');
+  t.equal(recallAt(1, ['c', 'b', 'a'], grades), 0, 'only the top k count');
+  t.equal(recallAt(20, ['a', 'a'], grades), 0.5, 'a duplicate is one item');
+  t.equal(recallAt(20, ['c'], new Map([['c', 1]])), null, 'no item of grade >= 2: no recall');
+});
+
+t.test('averages per query type and overall', async (t) => {
+  const scores: QueryScore[] = [
+    { id: 'q1', type: 'garment', ndcg10: 1, recall20: 1 },
+    { id: 'q2', type: 'garment', ndcg10: 0.5, recall20: 0.5 },
+    { id: 'q3', type: 'similar', ndcg10: 0.25, recall20: null },
+  ];
+  t.same(summarise(scores), [
+    { type: 'garment', queries: 2, ndcg10: 0.75, recall20: 0.75 },
+    { type: 'similar', queries: 1, ndcg10: 0.25, recall20: null },
+    { type: 'overall', queries: 3, ndcg10: 1.75 / 3, recall20: 0.75 },
+  ]);
+  t.equal(mean([]), null, 'the mean of nothing is no number');
+});
