@@ -19,6 +19,8 @@ export interface RankingIntent {
   materials: readonly string[];
   patterns: readonly string[];
   fit?: string;
+  /** The gender the words named: its own items first, unisex ones after (the filter lets both through). */
+  gender?: string;
   /** `axis:value`, as in featureKeys. */
   featureKeys: readonly string[];
   hasBoosts: boolean;
@@ -39,6 +41,7 @@ export interface CandidateSignals {
   materials: readonly string[];
   pattern: string;
   fit: string | null;
+  gender: string;
   featureKeys: readonly string[];
   available: boolean;
 }
@@ -49,7 +52,7 @@ export interface Ranked {
   available: boolean;
 }
 
-const WEIGHTS = { family: 3, slot: 1, colour: 2, material: 1, pattern: 1, fit: 0.5, feature: 1 };
+const WEIGHTS = { family: 3, slot: 1, colour: 2, material: 2, pattern: 1, fit: 0.5, feature: 1, gender: 1.5 };
 const BLEND = { agreement: 0.5, text: 0.25, vector: 0.15, boost: 0.1 };
 const RRF_K = 60;
 
@@ -83,6 +86,11 @@ export function agreement(intent: RankingIntent, c: CandidateSignals): number | 
   if (intent.fit) {
     asked += WEIGHTS.fit;
     if (c.fit === intent.fit) met += WEIGHTS.fit;
+  }
+  if (intent.gender) {
+    asked += WEIGHTS.gender;
+    if (c.gender === intent.gender) met += WEIGHTS.gender;
+    else if (c.gender === 'unisex') met += WEIGHTS.gender * 0.4;
   }
   for (const key of intent.featureKeys) {
     asked += WEIGHTS.feature;

@@ -81,6 +81,8 @@ export const SIZE_PHRASES = {
     xxs: 'XXS', xs: 'XS', s: 'S', m: 'M', l: 'L', xl: 'XL', xxl: 'XXL', xxxl: 'XXXL', '2xl': 'XXL', '3xl': 'XXXL', '4xl': '4XL', '5xl': '5XL', xxxxl: '4XL',
     small: 'S', medium: 'M', med: 'M', large: 'L', 'x small': 'XS', 'extra small': 'XS', 'x large': 'XL', 'extra large': 'XL', 'xx large': 'XXL',
     'extra extra large': 'XXL', '2x': 'XXL', '3x': 'XXXL', os: 'One Size', 'one size': 'One Size', 'free size': 'One Size',
+    // As stores write them on variants.
+    xsmall: 'XS', xlarge: 'XL', xxlarge: 'XXL', xxsmall: 'XXS', 'xx small': 'XXS', 'o s': 'One Size', 'one size fits all': 'One Size',
   } as Readonly<Record<string, string>>,
   /** Letter sizes that mean a size even with no "size" or "in" before them. */
   standalone: ['xxs', 'xs', 'xl', 'xxl', 'xxxl', '2xl', '3xl', '4xl', '5xl', 'xxxxl'],

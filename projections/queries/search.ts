@@ -12,6 +12,7 @@ import type { ColorFamily, Gender } from '../../domain/catalogue/vocabulary.js';
 import { priceForMarket, shopperMarket, type PricedProduct, type PricingSource } from '../../domain/pricing/index.js';
 import { isRelevant, rank, type CandidateSignals, type Fusion, type Leg, type RankingIntent } from '../../domain/search/rank.js';
 import { understandQuery, type UnderstoodQuery } from '../../domain/search/index.js';
+import { variantHasSize } from '../../domain/search/sizes.js';
 import type { Embedder } from '../../infra/models/port.js';
 import type { DatasetItemBody } from '../../domain/item/record.js';
 import type { ListingVariant } from '../../domain/catalogue/product-input.js';
@@ -139,6 +140,7 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
     materials: row.material ?? [],
     pattern: row.pattern,
     fit: row.fit,
+    gender: row.gender,
     featureKeys: row.feature_keys ?? [],
     available: true,
   }));
@@ -249,26 +251,11 @@ function passesOffer(offer: PricedProduct, filters: SearchFilters, understood: U
   if (max !== undefined && offer.price > max) return false;
   if ((filters.onSale ?? understood.onSale) && !offer.onSale) return false;
   if (understood.inStock && !offer.available) return false;
-  if (understood.size && !offer.variants.some((variant) => hasSize(variant, understood.size!))) return false;
+  if (understood.size && !offer.variants.some((variant) => variantHasSize(variant, understood.size!))) return false;
   return true;
 }
 
-const sizeInStock = (variants: PricedProduct['variants'], size: string) => variants.some((variant) => variant.inStock && hasSize(variant, size));
-
-/** A variant is in a size when its size option (or, without one, a part of its label) says so. */
-function hasSize(variant: Pick<ListingVariant, 'label' | 'options'>, size: string): boolean {
-  const wanted = normaliseSize(size);
-  const sized = (variant.options ?? []).filter((option) => /size|taille|größe|talla|^eu$|^us$|^uk$/i.test(option.name));
-  const values = sized.length ? sized.map((option) => option.value) : (variant.label ?? '').split('/');
-  return values.some((value) => normaliseSize(value).split(' ').includes(wanted) || normaliseSize(value) === wanted);
-}
-
-const normaliseSize = (value: string) =>
-  value
-    .toLowerCase()
-    .replace(/\b(eu|us|uk|size|sz)\b/g, ' ')
-    .replace(/[^a-z0-9.½]+/g, ' ')
-    .trim();
+const sizeInStock = (variants: PricedProduct['variants'], size: string) => variants.some((variant) => variant.inStock && variantHasSize(variant, size));
 
 /** OR of the words, each stemmed by Postgres; longer words also match as prefixes. */
 function tsQuery(words: readonly string[]): string | null {
@@ -354,6 +341,7 @@ function rankingIntent(understood: UnderstoodQuery): RankingIntent {
     materials: understood.materials,
     patterns: understood.patterns,
     ...(understood.fit ? { fit: understood.fit } : {}),
+    ...(understood.gender ? { gender: understood.gender } : {}),
     featureKeys: understood.features.map((f) => `${f.axis}:${f.value}`),
     hasBoosts: understood.boosts.length > 0,
   };

@@ -17,6 +17,7 @@ const candidate = (itemId: string, fields: Partial<CandidateSignals> = {}): Cand
   materials: [],
   pattern: 'solid',
   fit: null,
+  gender: 'womens',
   featureKeys: [],
   available: true,
   ...fields,

@@ -1,0 +1,32 @@
+// Whether a variant is in the size a shopper named: its size option (or, without one, a part of its
+// label) read in the same normal form as the shopper's words ("XLarge" and "XL", "EU 42" and "42").
+// Letter sizes come from shopper-words.ts. Pure.
+import type { ListingVariant } from '../catalogue/product-input.js';
+import { SIZE_PHRASES } from './shopper-words.js';
+
+const SIZE_OPTION = /size|taille|größe|grösse|talla|taglia|^eu$|^us$|^uk$/i;
+const SYSTEM_WORDS = new RegExp(`\\b(${[...Object.keys(SIZE_PHRASES.systems), 'size', 'sz'].join('|')})\\b`, 'g');
+
+/** One size as a comparable string: letter sizes in their normal form, numbers as written ("42", "10.5"). */
+export function normalSize(value: string): string {
+  const words = value
+    .toLowerCase()
+    .replace(/[-_/]+/g, ' ')
+    .replace(SYSTEM_WORDS, ' ')
+    .replace(/[^a-z0-9.½ ]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return (SIZE_PHRASES.letters[words] ?? words).toLowerCase();
+}
+
+export function variantHasSize(variant: Pick<ListingVariant, 'label' | 'options'>, size: string): boolean {
+  const wanted = normalSize(size);
+  if (!wanted) return false;
+  const sized = (variant.options ?? []).filter((option) => SIZE_OPTION.test(option.name));
+  const values = sized.length ? sized.map((option) => option.value) : (variant.label ?? '').split('/');
+  return values.some((value) => {
+    const normal = normalSize(value);
+    // "42 / 8.5 US" or "W32 L30": any part may be the size.
+    return normal === wanted || normal.split(' ').includes(wanted);
+  });
+}
