@@ -31,6 +31,8 @@ export interface CandidateSignals {
   /** 0-based position of the candidate in each leg that found it. */
   legs: Partial<Record<Leg, number>>;
   textRank: number;
+  /** Share of the shopper's words the item's text has, 0 to 1. */
+  textCoverage: number;
   boostRank: number;
   /** Cosine similarity from the vector leg; 0 when the leg did not find it. */
   similarity: number;
@@ -55,6 +57,7 @@ export interface Ranked {
 const WEIGHTS = { family: 3, slot: 1, colour: 2, material: 2, pattern: 1, fit: 0.5, feature: 1, gender: 1.5 };
 const BLEND = { agreement: 0.5, text: 0.25, vector: 0.15, boost: 0.1 };
 const RRF_K = 60;
+const TEXT_MIX = { coverage: 0.6, rank: 0.4 };
 
 /** How much of what the shopper asked for the candidate has, 0 to 1; null when they asked for nothing checkable. */
 export function agreement(intent: RankingIntent, c: CandidateSignals): number | null {
@@ -130,7 +133,8 @@ export function rank(intent: RankingIntent, candidates: readonly CandidateSignal
     if (fusion === 'rrf') {
       score = Object.values(c.legs).reduce((sum, position) => sum + 1 / (RRF_K + position + 1), 0);
     } else {
-      const text = maxText > 0 ? c.textRank / maxText : 0;
+      // Which words match matters more than how often.
+      const text = TEXT_MIX.coverage * c.textCoverage + TEXT_MIX.rank * (maxText > 0 ? c.textRank / maxText : 0);
       const boost = intent.hasBoosts && maxBoost > 0 ? c.boostRank / maxBoost : 0;
       const vector = Math.max(0, c.similarity);
       const agreed = agreement(intent, c);

@@ -92,6 +92,7 @@ interface CandidateRow {
   variants: ListingVariant[] | string;
   queued_at: Date | string;
   text_rank: number;
+  text_coverage: number;
   boost_rank: number;
 }
 
@@ -106,12 +107,13 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
 
   const datasetIds = scope.map((d) => d.datasetId);
   const where = hardFilters(request.filters ?? {}, understood, datasetIds);
-  const textQuery = tsQuery(understood.terms);
+  const textTerms = tsTerms(understood.terms);
+  const textQuery = textTerms.length ? textTerms.join(' | ') : null;
   const boostQuery = tsQuery(understood.boosts);
   const intent = rankingIntent(understood);
 
   const [textLeg, boostLeg, attributeLeg, vectorLeg] = await Promise.all([
-    textQuery ? rankedIds(db, where, textQuery) : [],
+    textQuery ? rankedIds(db, where, textQuery, textTerms) : [],
     boostQuery ? rankedIds(db, where, boostQuery) : [],
     attributeIds(db, where, intent),
     vectorIds(deps, datasetIds, request.query),
@@ -126,11 +128,12 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const similarity = new Map(vectorLeg.map((m) => [m.key, m.similarity]));
   if (!legs.size) return noResults();
 
-  const rows = new Map((await candidateRows(db, where, [...legs.keys()], textQuery, boostQuery)).map((row) => [row.item_id, row]));
+  const rows = new Map((await candidateRows(db, where, [...legs.keys()], textQuery, textTerms, boostQuery)).map((row) => [row.item_id, row]));
   const signals = [...rows.values()].map((row): CandidateSignals => ({
     itemId: row.item_id,
     legs: legs.get(row.item_id) ?? {},
     textRank: Number(row.text_rank) || 0,
+    textCoverage: Number(row.text_coverage) || 0,
     boostRank: Number(row.boost_rank) || 0,
     similarity: similarity.get(row.item_id) ?? 0,
     slot: row.slot,
@@ -259,7 +262,13 @@ const sizeInStock = (variants: PricedProduct['variants'], size: string) => varia
 
 /** OR of the words, each stemmed by Postgres; longer words also match as prefixes. */
 function tsQuery(words: readonly string[]): string | null {
-  const parts = [
+  const parts = tsTerms(words);
+  return parts.length ? parts.join(' | ') : null;
+}
+
+/** Each word as a tsquery of its own: longer words also match as prefixes. */
+function tsTerms(words: readonly string[]): string[] {
+  return [
     ...new Set(
       words
         .flatMap((word) => word.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
@@ -267,14 +276,28 @@ function tsQuery(words: readonly string[]): string | null {
         .map((word) => (word.length >= 5 ? `${word}:*` : word)),
     ),
   ];
-  return parts.length ? parts.join(' | ') : null;
 }
 
-async function rankedIds(db: Kysely<any>, where: RawBuilder<unknown>, query: string): Promise<string[]> {
+/**
+ * The share of the shopper's words a document has, 0 to 1: a jacket that says "bomber" answers
+ * "bomber jacket" better than one that says "jacket" twice, whatever ts_rank makes of it. Words
+ * Postgres drops (stop words) count for neither side.
+ */
+function coverage(terms: readonly string[]): RawBuilder<unknown> {
+  if (!terms.length) return sql`0`;
+  const each = terms.map((term) => sql`to_tsquery('english', ${term})`);
+  const matched = sql.join(each.map((q) => sql`(d.document @@ ${q})::int`), sql` + `);
+  const counted = sql.join(each.map((q) => sql`(numnode(${q}) > 0)::int`), sql` + `);
+  return sql`((${matched})::float8 / greatest(1, ${counted}))`;
+}
+
+async function rankedIds(db: Kysely<any>, where: RawBuilder<unknown>, query: string, terms: readonly string[] = []): Promise<string[]> {
+  // A bare constant in ORDER BY names a column position, so coverage is left out when it is one.
+  const byCoverage = terms.length ? sql`${coverage(terms)} desc, ` : sql``;
   const { rows } = await sql<{ item_id: string }>`
     select d.item_id from search_documents d, to_tsquery('english', ${query}) q
      where ${where} and d.document @@ q
-     order by ts_rank_cd('{0.1, 0.2, 0.5, 1.0}', d.document, q) desc, d.item_id
+     order by ${byCoverage}ts_rank_cd('{0.1, 0.2, 0.5, 1.0}', d.document, q) desc, d.item_id
      limit ${LEG_DEPTH}`.execute(db);
   return rows.map((row) => row.item_id);
 }
@@ -314,12 +337,12 @@ async function vectorIds(deps: SearchDeps, datasetIds: readonly string[], text: 
   return deps.vectors.nearest(datasetIds, vector, LEG_DEPTH);
 }
 
-async function candidateRows(db: Kysely<any>, where: RawBuilder<unknown>, ids: string[], textQuery: string | null, boostQuery: string | null): Promise<CandidateRow[]> {
+async function candidateRows(db: Kysely<any>, where: RawBuilder<unknown>, ids: string[], textQuery: string | null, textTerms: readonly string[], boostQuery: string | null): Promise<CandidateRow[]> {
   const textRank = textQuery ? sql`ts_rank_cd('{0.1, 0.2, 0.5, 1.0}', d.document, to_tsquery('english', ${textQuery}))` : sql`0`;
   const boostRank = boostQuery ? sql`ts_rank('{0.1, 0.2, 0.5, 1.0}', d.document, to_tsquery('english', ${boostQuery}))` : sql`0`;
   const { rows } = await sql<CandidateRow>`
     select d.item_id, d.dataset_id, d.source_id, d.slot, d.family, d.gender, d.color_family, d.colors, d.pattern, d.material, d.fit, d.feature_keys,
-           d.price, d.currency, d.variants, d.queued_at, ${textRank} as text_rank, ${boostRank} as boost_rank
+           d.price, d.currency, d.variants, d.queued_at, ${textRank} as text_rank, ${coverage(textTerms)} as text_coverage, ${boostRank} as boost_rank
       from search_documents d
      where d.item_id = any(${ids}::uuid[]) and ${where}`.execute(db);
   return rows;

@@ -8,6 +8,7 @@ const candidate = (itemId: string, fields: Partial<CandidateSignals> = {}): Cand
   itemId,
   legs: { text: 0 },
   textRank: 0.1,
+  textCoverage: 0.5,
   boostRank: 0,
   similarity: 0.5,
   slot: 'full body',
@@ -57,4 +58,13 @@ t.test('given nothing checkable asked, then text and vector decide', async (t) =
   const ranked = rank(intent(), [candidate('a', { textRank: 0.1, similarity: 0.2 }), candidate('b', { textRank: 0.4, similarity: 0.3 })]);
   t.same(ranked.map((r) => r.itemId), ['b', 'a']);
   t.ok(ranked[0]!.score > ranked[1]!.score);
+});
+
+t.test('given two words asked, when one product has both once and another one of them often, then the one with both leads', async (t) => {
+  // "bomber jacket": ts_rank favours a jacket that says "jacket" many times over a bomber.
+  const ranked = rank(intent(), [
+    candidate('jacket-jacket-jacket', { textCoverage: 0.5, textRank: 0.9, similarity: 0.4 }),
+    candidate('bomber-jacket', { textCoverage: 1, textRank: 0.3, similarity: 0.4 }),
+  ]);
+  t.same(ranked.map((r) => r.itemId), ['bomber-jacket', 'jacket-jacket-jacket']);
 });
