@@ -11,7 +11,7 @@ import { DEMO_ORGANIZATION_ID } from '../domain/demo.js';
 import { demoPlan } from '../domain/plan.js';
 import { postgresUsageStore } from '../infra/metering/usage-store.js';
 import { openModels } from '../infra/models/index.js';
-import { SearchVectors } from '../projections/search-vectors.js';
+import { SearchMemory } from '../projections/search-memory.js';
 import type { Platform } from './platform.js';
 
 export interface ServiceApiOptions {
@@ -37,7 +37,7 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
   }
 
   // Search embeds the shopper's words with the model that embedded the catalogue.
-  const vectors = new SearchVectors(platform.database.db, { onError: (error) => logger.warn({ err: error }, 'search vector index could not catch up; retrying') });
+  const memory = new SearchMemory(platform.database.db, { onError: (error) => logger.warn({ err: error }, 'search memory could not load or catch up; the next search retries') });
   const app = await buildApi({
     logger,
     readiness: platform.readiness,
@@ -53,7 +53,7 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       serverSecret: platform.secret,
       queue: platform.queue,
       uploadBudget: new BodyBudget(config.uploadBudgetBytes),
-      search: { vectors, embedder: openModels(config).embedder },
+      search: { memory, embedder: openModels(config).embedder },
     }),
   });
   return app;

@@ -35,6 +35,8 @@ import { catalogueProduct, type ShopifyProduct } from './search/catalogue.js';
 import { search, SearchRouteMissing } from './search/client.js';
 import { runLoad, type LoadResult } from './search/load.js';
 import { queryMix } from './search/mix.js';
+import { measureVectorIndex, type VectorIndexReport } from './search/vectors.js';
+import { openModels } from '../infra/models/index.js';
 import { createStoreDataset, startSearchService, UPLOAD_BATCH, uploadProducts, waitProcessed, type BackendKind, type SearchBenchService } from './search/service.js';
 
 const SEARCH_PROJECTION = 'search_index';
@@ -62,6 +64,7 @@ interface SizeResult {
   load: LoadResult | null;
   freshness: Freshness | null;
   rebuild: { seconds: number; events: number } | { skipped: string } | null;
+  vectors: VectorIndexReport | null;
 }
 
 const env = (name: string, fallback: number) => (process.env[name] === undefined || process.env[name] === '' ? fallback : Number(process.env[name]));
@@ -77,7 +80,7 @@ export function shares(sizes: readonly number[], size: number): number[] {
   return out;
 }
 
-async function loadCatalogue(service: SearchBenchService, pools: Map<string, ShopifyProduct[]>, size: number): Promise<{ loading: Loading; datasets: Map<string, string> }> {
+export async function loadCatalogue(service: SearchBenchService, pools: Map<string, ShopifyProduct[]>, size: number): Promise<{ loading: Loading; datasets: Map<string, string> }> {
   const datasets = new Map<string, string>();
   const expected = new Map<string, number>();
   const counts = shares([...pools.values()].map((p) => p.length), size);
@@ -150,7 +153,7 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     // A build without the route answers 404 here, before minutes go into loading.
     if (!loadOnly) await search(service.baseUrl, service.publicKey, { query: 'dress' });
     const { loading, datasets } = await loadCatalogue(service, pools, size);
-    if (loadOnly) return { items: size, loading, load: null, freshness: null, rebuild: null };
+    if (loadOnly) return { items: size, loading, load: null, freshness: null, rebuild: null, vectors: null };
 
     const configFile = path.join(workDir, 'load.json');
     const bodies = queryMix(JUDGED_QUERIES, (feed) => datasets.get(feed)!);
@@ -163,9 +166,11 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     const feed = FEEDS[0]!;
     const freshness = await measureFreshness(service, datasets.get(feed)!, pools.get(feed)![0]!, env('BENCH_FRESH_SAMPLES', 5));
     console.error(`  freshness: ${JSON.stringify(freshness)}`);
+    const vectors = await measureVectorIndex(service.platform.database.db, openModels(service.platform.config).embedder, JUDGED_QUERIES.map((q) => q.text));
+    console.error(`  vector index: ${JSON.stringify(vectors)}`);
     const rebuild = env('BENCH_REBUILD', 1) ? await rebuildSearchIndex(service) : null;
     console.error(`  rebuild: ${JSON.stringify(rebuild)}`);
-    return { items: size, loading, load, freshness, rebuild };
+    return { items: size, loading, load, freshness, rebuild, vectors };
   } finally {
     await service.close();
     await rm(workDir, { recursive: true, force: true });
@@ -196,6 +201,13 @@ function printTable(header: string, rows: SizeResult[]): void {
     console.log(
       `| ${r.items.toLocaleString('en')} | ${r.loading.uploadSeconds}, ${r.loading.processedSeconds} (${r.loading.itemsPerSecond}) | ${ms(r.load?.p50)} | ${ms(r.load?.p95)} | ${ms(r.load?.p99)} | ${ms(r.load?.requestsPerSecond)} | ${ms(errors)} | ${fresh} | ${rebuild} |`,
     );
+  }
+  console.log('\nVector index (one HNSW graph over the whole catalogue, usearch f16, M 16, ef 256) against an exact scan, the shopper queries\' embeddings:');
+  console.log('| Items | Vectors × dims | Build s | Memory MB (estimate / RSS growth) | recall@10 | recall@120 | Query ms HNSW / exact scan |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of rows) {
+    const v = r.vectors;
+    if (v) console.log(`| ${r.items.toLocaleString('en')} | ${v.vectors.toLocaleString('en')} × ${v.dimensions} | ${v.buildSeconds} | ${v.estimatedMB} / ${v.rssDeltaMB} | ${v.recallAt10} | ${v.recallAt120} | ${v.hnswQueryMs} / ${v.exactQueryMs} |`);
   }
   for (const r of rows) if (r.rebuild && 'skipped' in r.rebuild) console.log(`Rebuild at ${r.items}: ${r.rebuild.skipped}`);
   for (const r of rows) if (r.load?.firstError) console.log(`First error at ${r.items}: ${r.load.firstError}`);

@@ -3,7 +3,7 @@
 // processed: labelled attributes as columns, the stored price and variants, and a weighted full-text document
 // (A: name, product type and family; B: labelled attributes; C: brand and tags; D: description).
 // Rebuilt by replay like every read model; vectors are not copied here (they live in
-// item_embeddings, derived) but every change moves `change_seq`, which the vector indexes follow.
+// item_embeddings, derived) but every change moves `change_seq`, which the search memory follows.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DatasetEvent } from '../domain/dataset/events.js';
 import type { ItemEvent, ItemProcessed } from '../domain/item/events.js';

@@ -93,8 +93,8 @@ const response = z.object({
 });
 
 export const searchRoutes = (context: SearchContext) => (app: FastifyInstance) => {
-  // The vector indexes follow the read model on a timer: it stops with the server.
-  app.addHook('onClose', async () => context.search.vectors?.close());
+  // The search memory stops following the read model with the server.
+  app.addHook('onClose', async () => context.search.memory.close());
   zodRoutes(app).post(
     '/v1/search',
     {

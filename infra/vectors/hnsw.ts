@@ -2,6 +2,11 @@
 // in process. Chosen over hnswlib-node for prebuilt binaries (no compiler at install), f16
 // storage (half the memory of f32 at no measurable loss on unit vectors) and removal by key.
 // Keys are the caller's strings; usearch wants integers, so each index numbers its own.
+// usearch's own `remove` is never called: in 2.25.3 an `add` after a `remove` never returns (one
+// core spinning; tested in test/infra/hnsw.test.ts, and reported upstream). A replaced or removed
+// key is a tombstone instead: its number is forgotten, searches ask for that many more neighbours
+// and drop the forgotten ones, and the owner rebuilds the graph when tombstones pile up
+// (`tombstones`).
 import usearch from 'usearch';
 
 export interface VectorMatch {
@@ -13,6 +18,8 @@ export interface VectorMatch {
 export interface VectorIndex {
   readonly dimensions: number;
   readonly size: number;
+  /** Vectors still in the graph whose key was replaced or removed. */
+  readonly tombstones: number;
   /** Adds or replaces the vector of `key`. */
   upsert(key: string, vector: ArrayLike<number>): void;
   remove(key: string): void;
@@ -46,6 +53,7 @@ export function createHnswIndex(options: HnswOptions): VectorIndex {
   const numbers = new Map<string, bigint>();
   const keys = new Map<bigint, string>();
   let next = 1n;
+  let tombstones = 0;
 
   const toFloat32 = (vector: ArrayLike<number>): Float32Array => {
     if (vector.length !== options.dimensions) throw new RangeError(`vector has ${vector.length} dimensions, the index ${options.dimensions}`);
@@ -57,12 +65,15 @@ export function createHnswIndex(options: HnswOptions): VectorIndex {
     get size() {
       return numbers.size;
     },
+    get tombstones() {
+      return tombstones;
+    },
     upsert(key, vector) {
       const values = toFloat32(vector);
       const existing = numbers.get(key);
       if (existing !== undefined) {
-        index.remove(existing);
         keys.delete(existing);
+        tombstones++;
       }
       const number = next++;
       index.add(number, values, 1);
@@ -72,23 +83,23 @@ export function createHnswIndex(options: HnswOptions): VectorIndex {
     remove(key) {
       const number = numbers.get(key);
       if (number === undefined) return;
-      index.remove(number);
       numbers.delete(key);
       keys.delete(number);
+      tombstones++;
     },
     has: (key) => numbers.has(key),
     nearest(vector, k) {
       if (numbers.size === 0 || k <= 0) return [];
-      const found = index.search(toFloat32(vector), Math.min(k, numbers.size), 1);
+      const found = index.search(toFloat32(vector), Math.min(k + tombstones, numbers.size + tombstones), 1);
       const matches: VectorMatch[] = [];
       for (let i = 0; i < found.keys.length; i++) {
         const key = keys.get(found.keys[i]!);
         // Cosine distance is 1 - similarity.
         if (key !== undefined) matches.push({ key, similarity: 1 - found.distances[i]! });
       }
-      return matches;
+      return matches.slice(0, k);
     },
-    memoryBytes: () => numbers.size * (options.dimensions * BYTES_PER_SCALAR + connectivity * 2 * 4 + 64),
+    memoryBytes: () => (numbers.size + tombstones) * (options.dimensions * BYTES_PER_SCALAR + connectivity * 2 * 4 + 64),
   };
 }
 

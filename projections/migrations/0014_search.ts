@@ -4,7 +4,7 @@
 // variants (prices, stock, sizes) that ranking and market pricing read for every candidate
 // without loading the whole item.
 // `change_seq` comes from a sequence of its own that a rebuild does not restart: the in-process
-// vector indexes follow the table by it (projections/search-vectors.ts), and a rebuild then reads
+// search memory follows the table by it (projections/search-memory.ts), and a rebuild then reads
 // as a stream of fresh changes rather than as going back in time.
 import { sql, type Kysely } from 'kysely';
 

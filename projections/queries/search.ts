@@ -1,14 +1,18 @@
 // Shopper search (document 3 §3): scope → query understanding → retrieval legs → market pricing
-// → fusion → the page of results. The legs, each bounded:
-//   text       full text over the weighted document (name and type first), the shopper's words;
-//   boost      full text over occasion and season words (they raise rank, never filter);
-//   attributes the labelled columns matching what the words named (family, colour, material…),
+// → fusion → the page of results. Retrieval runs over the in-process search memory
+// (projections/search-memory.ts), the legs each bounded:
+//   text       the shopper's words over the weighted document (name and type first), stemmed by
+//              Postgres as the document was; which words match first, then how strongly;
+//   boost      occasion and season words (they raise rank, never filter);
+//   attributes the labelled attributes matching what the words named (family, colour, material…),
 //              so "red midi dress" finds red midi dresses whatever their names say;
-//   vector     the nearest items to the query's embedding, from the in-process HNSW indexes.
-// Hard filters (the request's `filters`, and the gender, price, size and stock the words named)
-// apply to every leg; price, sale and stock are judged in the shopper's market, after pricing.
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { ColorFamily, Gender } from '../../domain/catalogue/vocabulary.js';
+//   vector     the nearest items to the query's embedding, from the HNSW graphs.
+// Hard filters (the request's `filters`, and the gender and age the words named) apply to every
+// leg; price, sale, stock and size are judged in the shopper's market, after pricing, with the
+// variants and market rows read from the database for the candidates being priced (a candidate
+// the read model no longer has active is dropped there).
+import { sql, type Kysely } from 'kysely';
+import type { Gender } from '../../domain/catalogue/vocabulary.js';
 import { priceForMarket, shopperMarket, type PricedProduct, type PricingSource } from '../../domain/pricing/index.js';
 import { isRelevant, rank, type CandidateSignals, type Fusion, type Leg, type RankingIntent } from '../../domain/search/rank.js';
 import { understandQuery, type UnderstoodQuery } from '../../domain/search/index.js';
@@ -16,7 +20,7 @@ import { variantHasSize } from '../../domain/search/sizes.js';
 import type { Embedder } from '../../infra/models/port.js';
 import type { DatasetItemBody } from '../../domain/item/record.js';
 import type { ListingVariant } from '../../domain/catalogue/product-input.js';
-import type { SearchVectors } from '../search-vectors.js';
+import type { DatasetMemory, MemoryDoc, SearchMemory } from '../search-memory.js';
 import { loadPricingContext } from './market-pricing.js';
 import { detectDatasets } from './datasets.js';
 
@@ -58,7 +62,7 @@ export interface SearchResponse {
 
 export interface SearchDeps {
   db: Kysely<any>;
-  vectors: SearchVectors | null;
+  memory: SearchMemory;
   embedder: Embedder | null;
   fusion?: Fusion;
 }
@@ -74,79 +78,62 @@ interface ScopeDataset {
   currency: string;
 }
 
-interface CandidateRow {
-  item_id: string;
-  dataset_id: string;
-  source_id: string | null;
-  slot: string;
-  family: string;
-  gender: string;
-  color_family: ColorFamily;
-  colors: string[];
-  pattern: string;
-  material: string[];
-  fit: string | null;
-  feature_keys: string[];
-  price: number;
-  currency: string;
-  variants: ListingVariant[] | string;
-  queued_at: Date | string;
-  text_rank: number;
-  text_coverage: number;
-  boost_rank: number;
-}
 
 export async function searchCatalogue(deps: SearchDeps, request: SearchRequest): Promise<SearchResponse> {
   const { db } = deps;
   const country = request.country ? request.country.trim().toUpperCase() : null;
-  const scope = await resolveScope(db, request);
+  const { datasets: scope, head } = await resolveScope(db, request);
   const understood = understandQuery(request.query);
   const fallbackCurrency = scope[0]?.currency ?? 'CAD';
   const noResults = (sources: ReadonlyArray<PricingSource | null> = []): SearchResponse => ({ results: [], market: shopperMarket(country, sources, [], fallbackCurrency) });
   if (!scope.length) return noResults();
 
   const datasetIds = scope.map((d) => d.datasetId);
-  const where = hardFilters(request.filters ?? {}, understood, datasetIds);
-  const textTerms = tsTerms(understood.terms);
-  const textQuery = textTerms.length ? textTerms.join(' | ') : null;
-  const boostQuery = tsQuery(understood.boosts);
+  const accept = docFilter(request.filters ?? {}, understood);
   const intent = rankingIntent(understood);
-
-  const [textLeg, boostLeg, attributeLeg, vectorLeg] = await Promise.all([
-    textQuery ? rankedIds(db, where, textQuery, textTerms) : [],
-    boostQuery ? rankedIds(db, where, boostQuery) : [],
-    attributeIds(db, where, intent),
-    vectorIds(deps, datasetIds, request.query),
+  const [memories, textTerms, boostTerms, queryVector] = await Promise.all([
+    deps.memory.ready(datasetIds, head),
+    stems(db, understood.terms, deps.memory),
+    stems(db, understood.boosts, deps.memory),
+    embedQuery(deps, request.query),
   ]);
 
-  const legs = new Map<string, Partial<Record<Leg, number>>>();
-  const note = (leg: Leg, ids: readonly string[]) => ids.forEach((id, position) => (legs.get(id) ?? legs.set(id, {}).get(id)!)[leg] ??= position);
-  note('text', textLeg);
-  note('boost', boostLeg);
-  note('attributes', attributeLeg);
-  note('vector', vectorLeg.map((m) => m.key));
-  const similarity = new Map(vectorLeg.map((m) => [m.key, m.similarity]));
+  const text = memories.map((memory) => scoreTerms(memory, textTerms, accept));
+  const boost = memories.map((memory) => scoreTerms(memory, boostTerms, accept));
+  const counted = textTerms.length;
+  const legs = new Map<MemoryDoc, Partial<Record<Leg, number>>>();
+  const note = (leg: Leg, docs: readonly MemoryDoc[]) => docs.forEach((doc, position) => (legs.get(doc) ?? legs.set(doc, {}).get(doc)!)[leg] ??= position);
+  note('text', top(text.flatMap((scores) => scores.touched.map((doc) => ({ doc, key: scores.covered(doc) * 1e3 + scores.rank[doc.slot]! })))));
+  note('boost', top(boost.flatMap((scores) => scores.touched.map((doc) => ({ doc, key: scores.rank[doc.slot]! })))));
+  note('attributes', top(memories.flatMap((memory) => attributeMatches(memory, intent, accept))));
+  const vectorLeg = queryVector ? deps.memory.nearest(memories, queryVector, LEG_DEPTH).filter((match) => accept(match.doc)) : [];
+  note('vector', vectorLeg.map((match) => match.doc));
+  const similarity = new Map(vectorLeg.map((match) => [match.doc, match.similarity]));
   if (!legs.size) return noResults();
 
-  const rows = new Map((await candidateRows(db, where, [...legs.keys()], textQuery, textTerms, boostQuery)).map((row) => [row.item_id, row]));
-  const signals = [...rows.values()].map((row): CandidateSignals => ({
-    itemId: row.item_id,
-    legs: legs.get(row.item_id) ?? {},
-    textRank: Number(row.text_rank) || 0,
-    textCoverage: Number(row.text_coverage) || 0,
-    boostRank: Number(row.boost_rank) || 0,
-    similarity: similarity.get(row.item_id) ?? 0,
-    slot: row.slot,
-    family: row.family,
-    colorFamily: row.color_family,
-    colors: row.colors ?? [],
-    materials: row.material ?? [],
-    pattern: row.pattern,
-    fit: row.fit,
-    gender: row.gender,
-    featureKeys: row.feature_keys ?? [],
-    available: true,
-  }));
+  const indexOf = new Map(datasetIds.map((id, i) => [id, i]));
+  const signals = [...legs].map(([doc, found]): CandidateSignals => {
+    const i = indexOf.get(doc.datasetId)!;
+    return {
+      itemId: doc.itemId,
+      legs: found,
+      textRank: text[i]!.rank[doc.slot] ?? 0,
+      textCoverage: counted ? text[i]!.covered(doc) / counted : 0,
+      boostRank: boost[i]!.rank[doc.slot] ?? 0,
+      similarity: similarity.get(doc) ?? 0,
+      slot: doc.slotName,
+      family: doc.family,
+      colorFamily: doc.colorFamily as CandidateSignals['colorFamily'],
+      colors: doc.colors,
+      materials: doc.materials,
+      pattern: doc.pattern,
+      fit: doc.fit,
+      gender: doc.gender,
+      featureKeys: doc.featureKeys,
+      available: true,
+    };
+  });
+  const docOf = new Map([...legs.keys()].map((doc) => [doc.itemId, doc]));
   const bestSimilarity = Math.max(0, ...vectorLeg.map((m) => m.similarity));
   const relevant = signals.filter((signal) => isRelevant(intent, signal, bestSimilarity));
   // Relevance first (every candidate counted as available), then priced in that order, a batch at a
@@ -159,25 +146,30 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const kept: CandidateSignals[] = [];
   let buyable = 0;
   for (let start = 0; start < byRelevance.length && buyable < request.limit; start += PRICING_BATCH) {
-    const batch = byRelevance.slice(start, start + PRICING_BATCH).map((ranked) => rows.get(ranked.itemId)!);
-    const pricing = await loadPricingContext(db, batch.map((row) => ({ itemId: row.item_id, sourceId: row.source_id, queuedAt: row.queued_at })), { country });
-    for (const row of batch) {
-      const variants = typeof row.variants === 'string' ? (JSON.parse(row.variants) as ListingVariant[]) : row.variants;
-      const context = pricing.get(row.item_id);
+    const batch = byRelevance.slice(start, start + PRICING_BATCH).map((ranked) => docOf.get(ranked.itemId)!);
+    const [pricing, variantsOf] = await Promise.all([
+      loadPricingContext(db, batch.map((doc) => ({ itemId: doc.itemId, sourceId: doc.sourceId, queuedAt: doc.queuedAt })), { country }),
+      activeVariants(db, batch.map((doc) => doc.itemId)),
+    ]);
+    for (const doc of batch) {
+      const variants = variantsOf.get(doc.itemId);
+      // Archived, or its dataset's items changed, since the memory last caught up.
+      if (!variants) continue;
+      const context = pricing.get(doc.itemId);
       pricingSources.add(context?.source ?? null);
       const offer = priceForMarket({
         country,
-        product: { price: row.price, currency: row.currency, market: null, variants },
+        product: { price: variants.price, currency: variants.currency, market: null, variants: variants.variants },
         source: context?.source ?? null,
         rows: context?.rows ?? [],
         queuedAt: context?.queuedAt ?? null,
       });
       if (!passesOffer(offer, request.filters ?? {}, understood)) continue;
-      priced.set(row.item_id, offer);
+      priced.set(doc.itemId, offer);
       // A shopper who named a size can buy the product only if that size is in stock.
       const available = offer.available && (!understood.size || sizeInStock(offer.variants, understood.size));
       if (available) buyable++;
-      kept.push({ ...bySignal.get(row.item_id)!, available });
+      kept.push({ ...bySignal.get(doc.itemId)!, available });
     }
   }
   const ranked = rank(intent, kept, deps.fusion ?? 'blend').slice(0, request.limit);
@@ -206,8 +198,11 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   return { results, market: shopperMarket(country, [...pricingSources], results.map((r) => priced.get(r.itemId)!), fallbackCurrency) };
 }
 
-/** `datasetIds` (only the organization's active ones), else the store's, else every active dataset. */
-async function resolveScope(db: Kysely<any>, request: SearchRequest): Promise<ScopeDataset[]> {
+/**
+ * `datasetIds` (only the organization's active ones), else the store's, else every active dataset;
+ * with the search read model's head, so the memory can catch up to it first.
+ */
+async function resolveScope(db: Kysely<any>, request: SearchRequest): Promise<{ datasets: ScopeDataset[]; head: bigint | null }> {
   let ids: string[] | null = null;
   if (request.datasetIds && request.datasetIds.length) ids = request.datasetIds.filter(isUuid);
   else if (request.store && (request.store.origin || request.store.shop)) {
@@ -215,35 +210,36 @@ async function resolveScope(db: Kysely<any>, request: SearchRequest): Promise<Sc
     const active = found.filter((d) => d.status === 'active').map((d) => d.datasetId);
     if (active.length) ids = active;
   }
-  let query = db
-    .selectFrom('datasets')
-    .select(['dataset_id', 'config'])
-    .where('organization_id', '=', isUuid(request.organizationId) ? request.organizationId : ZERO_UUID)
-    .where('status', '=', 'active')
-    .orderBy('created_at')
-    .orderBy('dataset_id');
-  if (ids) query = query.where('dataset_id', 'in', ids.length ? ids : [ZERO_UUID]);
-  const rows = await query.execute();
-  return rows.map((row) => {
-    const config = (typeof row.config === 'string' ? JSON.parse(row.config) : row.config) as { currency?: string | null };
-    return { datasetId: String(row.dataset_id), currency: config.currency || 'CAD' };
+  const organizationId = isUuid(request.organizationId) ? request.organizationId : ZERO_UUID;
+  const only = ids ? sql`and dataset_id = any(${ids.length ? ids : [ZERO_UUID]}::uuid[])` : sql``;
+  const { rows } = await sql<{ dataset_id: string; config: unknown; head: string | null }>`
+    select dataset_id, config, (select max(change_seq) from search_documents)::text as head
+      from datasets where organization_id = ${organizationId} and status = 'active' ${only}
+     order by created_at, dataset_id`.execute(db);
+  const datasets = rows.map((row) => {
+    const config = (typeof row.config === 'string' ? JSON.parse(row.config) : row.config) as { currency?: string | null } | null;
+    return { datasetId: String(row.dataset_id), currency: config?.currency || 'CAD' };
   });
+  return { datasets, head: rows[0]?.head ? BigInt(rows[0].head) : null };
 }
 
-function hardFilters(filters: SearchFilters, understood: UnderstoodQuery, datasetIds: readonly string[]): RawBuilder<unknown> {
-  const clauses: Array<RawBuilder<unknown>> = [sql`d.dataset_id = any(${datasetIds}::uuid[])`, sql`d.status = 'active'`];
-  if (filters.slot) clauses.push(sql`d.slot = ${filters.slot}`);
-  if (filters.family) clauses.push(sql`d.family = ${filters.family}`);
-  if (filters.color_family) clauses.push(sql`d.color_family = ${filters.color_family}`);
-  if (filters.pattern) clauses.push(sql`d.pattern = ${filters.pattern}`);
-  if (filters.material) clauses.push(sql`${filters.material} = any(d.material)`);
-  if (filters.fit) clauses.push(sql`d.fit = ${filters.fit}`);
+/** The request's filters and the gender and age the words named, as a test of a doc. */
+function docFilter(filters: SearchFilters, understood: UnderstoodQuery): (doc: MemoryDoc) => boolean {
+  const tests: Array<(doc: MemoryDoc) => boolean> = [];
+  if (filters.slot) tests.push((doc) => doc.slotName === filters.slot);
+  if (filters.family) tests.push((doc) => doc.family === filters.family);
+  if (filters.color_family) tests.push((doc) => doc.colorFamily === filters.color_family);
+  if (filters.pattern) tests.push((doc) => doc.pattern === filters.pattern);
+  if (filters.material) tests.push((doc) => doc.materials.includes(filters.material!));
+  if (filters.fit) tests.push((doc) => doc.fit === filters.fit);
   // The filter is the field's value; a gender the shopper's words named also lets unisex through.
-  if (filters.gender) clauses.push(sql`d.gender = ${filters.gender}`);
-  else if (understood.gender === 'unisex') clauses.push(sql`d.gender = 'unisex'`);
-  else if (understood.gender) clauses.push(sql`d.gender in (${understood.gender}, 'unisex')`);
-  if (understood.ageGroup && understood.ageGroup !== 'adult') clauses.push(sql`d.age_group = ${understood.ageGroup}`);
-  return sql.join(clauses, sql` and `);
+  const gender = understood.gender;
+  if (filters.gender) tests.push((doc) => doc.gender === filters.gender);
+  else if (gender === 'unisex') tests.push((doc) => doc.gender === 'unisex');
+  else if (gender) tests.push((doc) => doc.gender === gender || doc.gender === 'unisex');
+  const age = understood.ageGroup;
+  if (age && age !== 'adult') tests.push((doc) => doc.ageGroup === age);
+  return (doc) => tests.every((test) => test(doc));
 }
 
 /** Price, sale, stock and size, judged in the shopper's market. */
@@ -260,92 +256,171 @@ function passesOffer(offer: PricedProduct, filters: SearchFilters, understood: U
 
 const sizeInStock = (variants: PricedProduct['variants'], size: string) => variants.some((variant) => variant.inStock && variantHasSize(variant, size));
 
-/** OR of the words, each stemmed by Postgres; longer words also match as prefixes. */
-function tsQuery(words: readonly string[]): string | null {
-  const parts = tsTerms(words);
-  return parts.length ? parts.join(' | ') : null;
-}
+/** Lexeme ids of each word that is not a stop word: the word's own stem, or every stem it begins when it is long. */
+type Stemmed = number[][];
 
-/** Each word as a tsquery of its own: longer words also match as prefixes. */
-function tsTerms(words: readonly string[]): string[] {
-  return [
-    ...new Set(
-      words
-        .flatMap((word) => word.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
-        .filter((word) => word.length > 1 || /\d/.test(word))
-        .map((word) => (word.length >= 5 ? `${word}:*` : word)),
-    ),
-  ];
-}
+const stemCache = new Map<string, string[]>();
+const STEM_CACHE = 20_000;
 
 /**
- * The share of the shopper's words a document has, 0 to 1: a jacket that says "bomber" answers
- * "bomber jacket" better than one that says "jacket" twice, whatever ts_rank makes of it. Words
- * Postgres drops (stop words) count for neither side.
+ * The shopper's words stemmed by Postgres's `english` configuration, as the documents were (one
+ * short query for the words not seen before), then looked up in the memory's lexicon. A word of
+ * five letters or more also matches every stem it begins ("dresse" finds "dress…" forms).
  */
-function coverage(terms: readonly string[]): RawBuilder<unknown> {
-  if (!terms.length) return sql`0`;
-  const each = terms.map((term) => sql`to_tsquery('english', ${term})`);
-  const matched = sql.join(each.map((q) => sql`(d.document @@ ${q})::int`), sql` + `);
-  const counted = sql.join(each.map((q) => sql`(numnode(${q}) > 0)::int`), sql` + `);
-  return sql`((${matched})::float8 / greatest(1, ${counted}))`;
+async function stems(db: Kysely<any>, words: readonly string[], memory: SearchMemory): Promise<Stemmed> {
+  const tokens = [...new Set(words.flatMap((word) => word.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 1 || /\d/.test(word)))];
+  const missing = tokens.filter((token) => !stemCache.has(token));
+  if (missing.length) {
+    const { rows } = await sql<{ token: string; query: string }>`
+      select t as token, to_tsquery('english', t || case when length(t) >= 5 then ':*' else '' end)::text as query from unnest(${missing}::text[]) t`.execute(db);
+    for (const row of rows) {
+      if (stemCache.size >= STEM_CACHE) stemCache.delete(stemCache.keys().next().value!);
+      const found = [...row.query.matchAll(/'((?:[^']|'')*)'(:\*)?/g)].map((m) => `${m[2] ? '*' : '='}${m[1]!.replace(/''/g, "'")}`);
+      stemCache.set(row.token, found);
+    }
+  }
+  const stemmed: Stemmed = [];
+  for (const token of tokens) {
+    const forms = stemCache.get(token) ?? [];
+    // A stop word: Postgres drops it, and so does the count of words asked.
+    if (!forms.length) continue;
+    const ids = new Set<number>();
+    for (const form of forms) {
+      if (form[0] === '*') for (const id of memory.lexicon.withPrefix(form.slice(1))) ids.add(id);
+      else {
+        const id = memory.lexicon.find(form.slice(1));
+        if (id !== undefined) ids.add(id);
+      }
+    }
+    stemmed.push([...ids]);
+  }
+  return stemmed;
 }
 
-async function rankedIds(db: Kysely<any>, where: RawBuilder<unknown>, query: string, terms: readonly string[] = []): Promise<string[]> {
-  // A bare constant in ORDER BY names a column position, so coverage is left out when it is one.
-  const byCoverage = terms.length ? sql`${coverage(terms)} desc, ` : sql``;
-  const { rows } = await sql<{ item_id: string }>`
-    select d.item_id from search_documents d, to_tsquery('english', ${query}) q
-     where ${where} and d.document @@ q
-     order by ${byCoverage}ts_rank_cd('{0.1, 0.2, 0.5, 1.0}', d.document, q) desc, d.item_id
-     limit ${LEG_DEPTH}`.execute(db);
-  return rows.map((row) => row.item_id);
+interface TermScores {
+  /** Summed weight of the words matched, by slot. */
+  rank: Float64Array;
+  /** Docs that matched any word and passed the filters. */
+  touched: MemoryDoc[];
+  /** How many of the words the doc has. */
+  covered(doc: MemoryDoc): number;
 }
 
-/** Items whose labels match what the words named, most matching first. */
-async function attributeIds(db: Kysely<any>, where: RawBuilder<unknown>, intent: RankingIntent): Promise<string[]> {
-  const tests: Array<RawBuilder<unknown>> = [];
-  if (intent.families.length) tests.push(sql`(d.family = any(${intent.families}::text[]))::int * 3`);
-  else if (intent.slot) tests.push(sql`(d.slot = ${intent.slot})::int`);
-  if (intent.colours.length) tests.push(sql`(d.color_family = any(${intent.colours}::text[]) or d.colors && ${intent.colours}::text[])::int * 2`);
-  if (intent.materials.length) tests.push(sql`(d.material && ${intent.materials}::text[])::int`);
-  if (intent.patterns.length) tests.push(sql`(d.pattern = any(${intent.patterns}::text[]))::int`);
-  if (intent.featureKeys.length) tests.push(sql`(d.feature_keys && ${intent.featureKeys}::text[])::int`);
+/** Every doc of the dataset with any of the words, scored: which words (a bit each), and how strongly. */
+function scoreTerms(memory: DatasetMemory, terms: Stemmed, accept: (doc: MemoryDoc) => boolean): TermScores {
+  const size = memory.bySlot.length;
+  const rank = new Float64Array(terms.length ? size : 0);
+  const words = new Uint32Array(terms.length ? size : 0);
+  // 0 not yet tested, 1 accepted, 2 refused.
+  const verdict = new Uint8Array(terms.length ? size : 0);
+  const touched: MemoryDoc[] = [];
+  terms.slice(0, 32).forEach((lexemes, t) => {
+    const bit = 1 << t;
+    for (const lexeme of lexemes) {
+      const list = memory.postings.get(lexeme);
+      if (!list) continue;
+      for (const doc of list) {
+        const slot = doc.slot;
+        if (words[slot]! & bit || memory.bySlot[slot] !== doc) continue;
+        if (verdict[slot] === 0) verdict[slot] = accept(doc) ? 1 : 2;
+        if (verdict[slot] === 2) continue;
+        if (words[slot] === 0) touched.push(doc);
+        words[slot]! |= bit;
+        rank[slot]! += weightOf(doc, lexeme);
+      }
+    }
+  });
+  return { rank, touched, covered: (doc) => popcount(words[doc.slot] ?? 0) };
+}
+
+function weightOf(doc: MemoryDoc, lexeme: number): number {
+  let lo = 0;
+  let hi = doc.terms.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = doc.terms[mid]!;
+    if (at === lexeme) return doc.weights[mid]!;
+    if (at < lexeme) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+}
+
+function popcount(n: number): number {
+  let count = 0;
+  for (let v = n; v; v &= v - 1) count++;
+  return count;
+}
+
+/** The LEG_DEPTH best by key, ties by item id (as the read model's order would have it). */
+function top(scored: ReadonlyArray<{ doc: MemoryDoc; key: number }>): MemoryDoc[] {
+  const better = (a: { doc: MemoryDoc; key: number }, b: { doc: MemoryDoc; key: number }) => b.key - a.key || (a.doc.itemId < b.doc.itemId ? -1 : a.doc.itemId > b.doc.itemId ? 1 : 0);
+  if (scored.length <= LEG_DEPTH) return [...scored].sort(better).map((s) => s.doc);
+  // Past the depth, only keys at or above the LEG_DEPTH-th largest can place: sort those alone.
+  const keys = Float64Array.from(scored, (s) => s.key).sort();
+  const threshold = keys[keys.length - LEG_DEPTH]!;
+  return scored
+    .filter((s) => s.key >= threshold)
+    .sort(better)
+    .slice(0, LEG_DEPTH)
+    .map((s) => s.doc);
+}
+
+/** Docs whose labels match what the words named, scored as in `agreement`'s order of weight. */
+function attributeMatches(memory: DatasetMemory, intent: RankingIntent, accept: (doc: MemoryDoc) => boolean): Array<{ doc: MemoryDoc; key: number }> {
+  const tests: Array<{ keys: string[]; weight: number }> = [];
+  if (intent.families.length) tests.push({ keys: intent.families.map((family) => `family:${family}`), weight: 3 });
+  else if (intent.slot) tests.push({ keys: [`slot:${intent.slot}`], weight: 1 });
+  if (intent.colours.length) tests.push({ keys: intent.colours.map((colour) => `color:${colour}`), weight: 2 });
+  if (intent.materials.length) tests.push({ keys: intent.materials.map((material) => `material:${material}`), weight: 1 });
+  if (intent.patterns.length) tests.push({ keys: intent.patterns.map((pattern) => `pattern:${pattern}`), weight: 1 });
+  if (intent.featureKeys.length) tests.push({ keys: intent.featureKeys.map((key) => `feature:${key}`), weight: 1 });
   if (!tests.length) return [];
-  const score = sql.join(tests, sql` + `);
-  const { rows } = await sql<{ item_id: string }>`
-    select d.item_id from search_documents d
-     where ${where} and (${score}) > 0
-     order by (${score}) desc, d.item_id
-     limit ${LEG_DEPTH}`.execute(db);
-  return rows.map((row) => row.item_id);
+  const score = new Map<MemoryDoc, { key: number; tests: number }>();
+  tests.forEach(({ keys, weight }, t) => {
+    for (const key of keys) {
+      for (const doc of memory.attributes.get(key) ?? []) {
+        if (!memory.isCurrent(doc)) continue;
+        let entry = score.get(doc);
+        if (!entry) {
+          if (!accept(doc)) continue;
+          entry = { key: 0, tests: 0 };
+          score.set(doc, entry);
+        }
+        // Each test counts once, however many of its values the doc has.
+        if (entry.tests & (1 << t)) continue;
+        entry.tests |= 1 << t;
+        entry.key += weight;
+      }
+    }
+  });
+  return [...score].map(([doc, entry]) => ({ doc, key: entry.key }));
 }
 
 const queryVectors = new Map<string, number[]>();
 const QUERY_VECTOR_CACHE = 1000;
 
-async function vectorIds(deps: SearchDeps, datasetIds: readonly string[], text: string): Promise<Array<{ key: string; similarity: number }>> {
-  if (!deps.vectors || !deps.embedder) return [];
+async function embedQuery(deps: SearchDeps, text: string): Promise<number[] | null> {
+  if (!deps.embedder) return null;
   const cacheKey = `${deps.embedder.name}\0${text}`;
   let vector = queryVectors.get(cacheKey);
   if (!vector) {
     [vector] = await deps.embedder.embed([text]);
-    if (!vector) return [];
+    if (!vector) return null;
     if (queryVectors.size >= QUERY_VECTOR_CACHE) queryVectors.delete(queryVectors.keys().next().value!);
     queryVectors.set(cacheKey, vector);
   }
-  return deps.vectors.nearest(datasetIds, vector, LEG_DEPTH);
+  return vector;
 }
 
-async function candidateRows(db: Kysely<any>, where: RawBuilder<unknown>, ids: string[], textQuery: string | null, textTerms: readonly string[], boostQuery: string | null): Promise<CandidateRow[]> {
-  const textRank = textQuery ? sql`ts_rank_cd('{0.1, 0.2, 0.5, 1.0}', d.document, to_tsquery('english', ${textQuery}))` : sql`0`;
-  const boostRank = boostQuery ? sql`ts_rank('{0.1, 0.2, 0.5, 1.0}', d.document, to_tsquery('english', ${boostQuery}))` : sql`0`;
-  const { rows } = await sql<CandidateRow>`
-    select d.item_id, d.dataset_id, d.source_id, d.slot, d.family, d.gender, d.color_family, d.colors, d.pattern, d.material, d.fit, d.feature_keys,
-           d.price, d.currency, d.variants, d.queued_at, ${textRank} as text_rank, ${coverage(textTerms)} as text_coverage, ${boostRank} as boost_rank
-      from search_documents d
-     where d.item_id = any(${ids}::uuid[]) and ${where}`.execute(db);
-  return rows;
+/** The stored price, currency and variants of those of the items the read model still has active. */
+async function activeVariants(db: Kysely<any>, ids: string[]): Promise<Map<string, { price: number; currency: string; variants: ListingVariant[] }>> {
+  if (!ids.length) return new Map();
+  const { rows } = await sql<{ item_id: string; price: number; currency: string; variants: ListingVariant[] | string }>`
+    select item_id, price, currency, variants from search_documents where item_id = any(${ids}::uuid[]) and status = 'active'`.execute(db);
+  return new Map(
+    rows.map((row) => [row.item_id, { price: Number(row.price), currency: row.currency, variants: typeof row.variants === 'string' ? (JSON.parse(row.variants) as ListingVariant[]) : row.variants }]),
+  );
 }
 
 async function itemBodies(db: Kysely<any>, ids: string[]): Promise<Map<string, { datasetId: string; body: DatasetItemBody }>> {

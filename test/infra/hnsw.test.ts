@@ -54,3 +54,18 @@ t.test('upsert replaces a key, remove takes it out, a wrong-sized vector is refu
   t.notOk(index.has('a'));
   t.throws(() => index.upsert('c', [1, 2, 3]), /3 dimensions, the index 256/);
 });
+
+t.test('a key replaced thousands of times still answers, and fast (usearch remove is never called: add after remove hangs in 2.25.3)', async (t) => {
+  const index = createHnswIndex({ dimensions: 256 });
+  const words = ['red dress', 'black boots', 'navy coat', 'white shirt', 'grey sweater'];
+  for (let k = 0; k < 50; k++) index.upsert(`k${k}`, embedText(`${words[k % 5]} ${k}`));
+  const started = performance.now();
+  for (let i = 0; i < 3000; i++) index.upsert('changing', embedText(`${words[i % 5]} changing ${i}`));
+  t.ok(performance.now() - started < 10_000, 'replacements do not hang');
+  t.equal(index.size, 51);
+  t.equal(index.tombstones, 2999);
+  const found = index.nearest(embedText(`${words[2999 % 5]} changing 2999`), 10);
+  t.equal(found.length, 10, 'tombstones are not counted among the k');
+  t.equal(found[0]!.key, 'changing');
+  t.equal(new Set(found.map((m) => m.key)).size, 10, 'no key twice');
+});

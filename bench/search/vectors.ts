@@ -1,0 +1,84 @@
+// The vector index on a loaded catalogue, against an exact scan: how much of the true nearest it
+// finds (recall@k), what it costs in memory and build time, and how much faster it answers.
+// It reads the catalogue's stored embeddings (item_embeddings of active items) into one HNSW index
+// through the same adapter search uses (infra/vectors/hnsw.ts): one index over every dataset is
+// the worst case, since the service keeps one per dataset. Queries are the shopper queries'
+// embeddings from the configured (here offline) embedder.
+import { sql, type Kysely } from 'kysely';
+import type { Embedder } from '../../infra/models/port.js';
+import { createHnswIndex, exactNearest } from '../../infra/vectors/hnsw.js';
+
+export interface VectorIndexReport {
+  vectors: number;
+  dimensions: number;
+  buildSeconds: number;
+  /** The adapter's own estimate: vectors (f16) plus graph links. */
+  estimatedMB: number;
+  /** Process RSS before and after the build; noisy (garbage, allocator), read it as a bound. */
+  rssDeltaMB: number;
+  recallAt10: number;
+  /** At the depth the search's vector leg asks for. */
+  recallAt120: number;
+  hnswQueryMs: number;
+  exactQueryMs: number;
+}
+
+const PAGE = 5000;
+const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export async function measureVectorIndex(db: Kysely<any>, embedder: Embedder, queries: readonly string[]): Promise<VectorIndexReport> {
+  const vectors = new Map<string, Float32Array>();
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const { rows } = await sql<{ item_id: string; vector: number[] }>`
+      select d.item_id, e.vector from search_documents d join item_embeddings e on e.item_id = d.item_id
+       where d.status = 'active' and d.item_id > ${after} order by d.item_id limit ${PAGE}`.execute(db);
+    for (const row of rows) vectors.set(row.item_id, Float32Array.from(row.vector));
+    if (rows.length < PAGE) break;
+    after = rows[rows.length - 1]!.item_id;
+  }
+  const dimensions = vectors.values().next().value?.length ?? 0;
+  if (!dimensions) throw new Error('no embeddings stored: the catalogue is not processed');
+
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  const started = performance.now();
+  const index = createHnswIndex({ dimensions });
+  for (const [key, vector] of vectors) index.upsert(key, vector);
+  const buildSeconds = (performance.now() - started) / 1000;
+  global.gc?.();
+  const rssDeltaMB = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+
+  const queryVectors = await embedder.embed([...queries]);
+  const recall = { 10: [0, 0], 120: [0, 0] } as Record<10 | 120, [number, number]>;
+  const hnswMs: number[] = [];
+  const exactMs: number[] = [];
+  for (const query of queryVectors) {
+    let t0 = performance.now();
+    const exact = exactNearest(vectors, query, 120);
+    exactMs.push(performance.now() - t0);
+    t0 = performance.now();
+    const approximate = index.nearest(query, 120);
+    hnswMs.push(performance.now() - t0);
+    for (const k of [10, 120] as const) {
+      const found = new Set(approximate.slice(0, k).map((m) => m.key));
+      // Ties at the k-th similarity make "the" exact top k ambiguous: any of them counts.
+      const kth = exact[Math.min(k, exact.length) - 1]?.similarity ?? 1;
+      const wanted = exact.slice(0, k);
+      recall[k][0] += wanted.filter((m) => found.has(m.key)).length + approximate.slice(0, k).filter((m) => !wanted.some((w) => w.key === m.key) && m.similarity >= kth - 1e-6).length;
+      recall[k][1] += wanted.length;
+    }
+  }
+  return {
+    vectors: vectors.size,
+    dimensions,
+    buildSeconds: round(buildSeconds),
+    estimatedMB: round(index.memoryBytes() / 2 ** 20),
+    rssDeltaMB: round(rssDeltaMB),
+    recallAt10: round(Math.min(1, recall[10][0] / recall[10][1]), 3),
+    recallAt120: round(Math.min(1, recall[120][0] / recall[120][1]), 3),
+    hnswQueryMs: round(medianOf(hnswMs), 2),
+    exactQueryMs: round(medianOf(exactMs), 2),
+  };
+}

@@ -1,0 +1,73 @@
+// The in-process search memory: a tsvector read as lexemes and weights, prefix look-ups in the
+// lexicon, and a dataset's memory as items come, change and go (postings never answer for an old
+// version of an item, however many times it changed).
+import t from 'tap';
+import { DatasetMemory, Lexicon, parseDocument, type MemoryDoc } from '../../projections/search-memory.js';
+
+t.test('given a weighted tsvector, then each lexeme has its best weight and a little per repeat', async (t) => {
+  const lexicon = new Lexicon();
+  const { terms, weights } = parseDocument("'dress':1A,6B 'red':2A 'it''s':9 'linen':3B,4B,5B,7B,8B,10B", lexicon);
+  const weightOf = (lexeme: string) => weights[terms.indexOf(lexicon.find(lexeme)!)];
+  t.equal(terms.length, 4);
+  t.ok(Math.abs(weightOf('dress')! - 1.1) < 1e-6, 'A, repeated once');
+  t.equal(weightOf('red'), 1);
+  t.ok(Math.abs(weightOf("it's")! - 0.1) < 1e-6, 'no letter is D; a doubled quote is one');
+  t.ok(Math.abs(weightOf('linen')! - 0.5 * 1.4) < 1e-6, 'repeats counted up to four');
+  t.same([...terms], [...terms].sort((a, b) => a - b), 'ascending, for binary search');
+  t.same(parseDocument('', lexicon).terms.length, 0);
+});
+
+t.test('given a lexicon, when a prefix is asked, then every lexeme it begins', async (t) => {
+  const lexicon = new Lexicon();
+  for (const word of ['dress', 'dressi', 'drape', 'dresser', 'boot']) lexicon.id(word);
+  t.same(lexicon.withPrefix('dress').map((id) => id).sort(), [lexicon.find('dress'), lexicon.find('dressi'), lexicon.find('dresser')].sort());
+  lexicon.id('dressy');
+  t.equal(lexicon.withPrefix('dress').length, 4, 'a lexeme added later is found');
+  t.same(lexicon.withPrefix('zzz'), []);
+});
+
+const doc = (itemId: string, lexicon: Lexicon, text: string, fields: Partial<MemoryDoc> = {}): Omit<MemoryDoc, 'slot' | 'vectorSum'> => ({
+  itemId,
+  datasetId: 'd',
+  sourceId: null,
+  slotName: 'full body',
+  family: 'dress',
+  gender: 'womens',
+  ageGroup: 'adult',
+  colorFamily: 'red',
+  colors: ['red'],
+  pattern: 'solid',
+  materials: [],
+  fit: null,
+  featureKeys: [],
+  price: 10,
+  currency: 'EUR',
+  queuedAt: '2026-11-26T00:00:00.000Z',
+  ...parseDocument(text, lexicon),
+  ...fields,
+});
+
+t.test('given items that change and leave, then postings answer only for their current versions', async (t) => {
+  const lexicon = new Lexicon();
+  const memory = new DatasetMemory();
+  const current = (word: string) => (memory.postings.get(lexicon.find(word)!) ?? []).filter((d) => memory.isCurrent(d)).map((d) => d.itemId).sort();
+  memory.put(doc('a', lexicon, "'red':1A 'dress':2A"), [1, 0]);
+  memory.put(doc('b', lexicon, "'blue':1A 'dress':2A", { colorFamily: 'blue', colors: ['blue'] }), [0, 1]);
+  t.same(current('dress'), ['a', 'b']);
+  memory.put(doc('a', lexicon, "'red':1A 'skirt':2A", { family: 'skirt' }), [1, 0]);
+  t.same(current('dress'), ['b'], 'the old version no longer answers');
+  t.same(current('skirt'), ['a']);
+  t.equal(memory.docs.get('a')!.slot, 0, 'a changed item keeps its slot');
+  t.same((memory.attributes.get('family:dress') ?? []).filter((d) => memory.isCurrent(d)).map((d) => d.itemId), ['b']);
+  memory.remove('b');
+  t.same(current('dress'), []);
+  t.equal(memory.vectors!.size, 1, 'its vector left too');
+  memory.put(doc('c', lexicon, "'dress':1A"), [1, 1]);
+  t.equal(memory.docs.get('c')!.slot, 1, 'a freed slot is reused');
+
+  // Many changes of one item: the postings are compacted instead of growing without end.
+  for (let i = 0; i < 3000; i++) memory.put(doc('a', lexicon, `'red':1A 'word${i % 7}':2A`), [1, 0]);
+  const entries = [...memory.postings.values()].reduce((sum, list) => sum + list.length, 0);
+  t.ok(entries < 3000, `postings compacted (${entries} entries)`);
+  t.same(current('red'), ['a']);
+});
