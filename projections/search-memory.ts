@@ -50,13 +50,18 @@ export interface MemoryDoc {
   vectorSum: number;
 }
 
+export interface Postings {
+  docs: MemoryDoc[];
+  weights: number[];
+}
+
 export class DatasetMemory {
   readonly docs = new Map<string, MemoryDoc>();
   /** By slot; null where an item left. */
   readonly bySlot: Array<MemoryDoc | null> = [];
   private readonly freeSlots: number[] = [];
-  /** Lexeme id → docs (an entry is current only while docs.get(itemId) is that doc). */
-  readonly postings = new Map<number, MemoryDoc[]>();
+  /** Lexeme id → docs with that lexeme and its weight in each (an entry is current only while its slot holds that doc). */
+  readonly postings = new Map<number, Postings>();
   /** `family:dress`, `slot:top`, `color:red` (colour family or a colour sold), `material:linen`, `pattern:striped`, `feature:k`. */
   readonly attributes = new Map<string, MemoryDoc[]>();
   vectors: VectorIndex | null = null;
@@ -64,7 +69,7 @@ export class DatasetMemory {
   private entries = 0;
 
   isCurrent(doc: MemoryDoc): boolean {
-    return this.docs.get(doc.itemId) === doc;
+    return this.bySlot[doc.slot] === doc;
   }
 
   put(doc: Omit<MemoryDoc, 'slot' | 'vectorSum'>, vector: number[] | null): void {
@@ -75,7 +80,13 @@ export class DatasetMemory {
     const placed: MemoryDoc = { ...doc, slot, vectorSum };
     this.docs.set(doc.itemId, placed);
     this.bySlot[slot] = placed;
-    for (const term of placed.terms) push(this.postings, term, placed);
+    placed.terms.forEach((term, i) => {
+      const list = this.postings.get(term);
+      if (list) {
+        list.docs.push(placed);
+        list.weights.push(placed.weights[i]!);
+      } else this.postings.set(term, { docs: [placed], weights: [placed.weights[i]!] });
+    });
     for (const key of attributeKeys(placed)) push(this.attributes, key, placed);
     this.entries += placed.terms.length;
     // Most changes are of price, stock or status: the vector is the same and stays as it is.
@@ -104,15 +115,21 @@ export class DatasetMemory {
   }
 
   private compact(): void {
-    const keep = (lists: Map<string | number, MemoryDoc[]>) => {
-      for (const [key, list] of lists) {
-        const current = list.filter((doc) => this.isCurrent(doc));
-        if (current.length) lists.set(key, current);
-        else lists.delete(key);
-      }
-    };
-    keep(this.postings as Map<string | number, MemoryDoc[]>);
-    keep(this.attributes as Map<string | number, MemoryDoc[]>);
+    for (const [key, list] of this.attributes) {
+      const current = list.filter((doc) => this.isCurrent(doc));
+      if (current.length) this.attributes.set(key, current);
+      else this.attributes.delete(key);
+    }
+    for (const [term, list] of this.postings) {
+      const kept: Postings = { docs: [], weights: [] };
+      list.docs.forEach((doc, i) => {
+        if (!this.isCurrent(doc)) return;
+        kept.docs.push(doc);
+        kept.weights.push(list.weights[i]!);
+      });
+      if (kept.docs.length) this.postings.set(term, kept);
+      else this.postings.delete(term);
+    }
     this.entries -= this.stale;
     this.stale = 0;
   }

@@ -103,9 +103,17 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const counted = textTerms.length;
   const legs = new Map<MemoryDoc, Partial<Record<Leg, number>>>();
   const note = (leg: Leg, docs: readonly MemoryDoc[]) => docs.forEach((doc, position) => (legs.get(doc) ?? legs.set(doc, {}).get(doc)!)[leg] ??= position);
-  note('text', top(text.flatMap((scores) => scores.touched.map((doc) => ({ doc, key: scores.covered(doc) * 1e3 + scores.rank[doc.slot]! })))));
-  note('boost', top(boost.flatMap((scores) => scores.touched.map((doc) => ({ doc, key: scores.rank[doc.slot]! })))));
-  note('attributes', top(memories.flatMap((memory) => attributeMatches(memory, intent, accept))));
+  note('text', gather(text.map((scores) => ({ docs: scores.touched, key: (doc: MemoryDoc) => scores.covered(doc) * 1e3 + scores.rank[doc.slot]! }))));
+  note('boost', gather(boost.map((scores) => ({ docs: scores.touched, key: (doc: MemoryDoc) => scores.rank[doc.slot]! }))));
+  note(
+    'attributes',
+    gather(
+      memories.map((memory) => {
+        const found = attributeMatches(memory, intent, accept);
+        return { docs: found.docs, key: (_doc: MemoryDoc, i: number) => found.keys[i]! };
+      }),
+    ),
+  );
   const vectorLeg = queryVector ? deps.memory.nearest(memories, queryVector, LEG_DEPTH).filter((match) => accept(match.doc)) : [];
   note('vector', vectorLeg.map((match) => match.doc));
   const similarity = new Map(vectorLeg.map((match) => [match.doc, match.similarity]));
@@ -239,6 +247,7 @@ function docFilter(filters: SearchFilters, understood: UnderstoodQuery): (doc: M
   else if (gender) tests.push((doc) => doc.gender === gender || doc.gender === 'unisex');
   const age = understood.ageGroup;
   if (age && age !== 'adult') tests.push((doc) => doc.ageGroup === age);
+  if (!tests.length) return () => true;
   return (doc) => tests.every((test) => test(doc));
 }
 
@@ -308,42 +317,33 @@ interface TermScores {
 
 /** Every doc of the dataset with any of the words, scored: which words (a bit each), and how strongly. */
 function scoreTerms(memory: DatasetMemory, terms: Stemmed, accept: (doc: MemoryDoc) => boolean): TermScores {
-  const size = memory.bySlot.length;
-  const rank = new Float64Array(terms.length ? size : 0);
-  const words = new Uint32Array(terms.length ? size : 0);
+  const size = terms.length ? memory.bySlot.length : 0;
+  const rank = new Float64Array(size);
+  const words = new Uint32Array(size);
   // 0 not yet tested, 1 accepted, 2 refused.
-  const verdict = new Uint8Array(terms.length ? size : 0);
+  const verdict = new Uint8Array(size);
   const touched: MemoryDoc[] = [];
-  terms.slice(0, 32).forEach((lexemes, t) => {
+  const bySlot = memory.bySlot;
+  for (let t = 0; t < Math.min(terms.length, 32); t++) {
     const bit = 1 << t;
-    for (const lexeme of lexemes) {
+    for (const lexeme of terms[t]!) {
       const list = memory.postings.get(lexeme);
       if (!list) continue;
-      for (const doc of list) {
+      const { docs, weights } = list;
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i]!;
         const slot = doc.slot;
-        if (words[slot]! & bit || memory.bySlot[slot] !== doc) continue;
-        if (verdict[slot] === 0) verdict[slot] = accept(doc) ? 1 : 2;
-        if (verdict[slot] === 2) continue;
+        if (words[slot]! & bit || bySlot[slot] !== doc) continue;
+        let verdictOf = verdict[slot]!;
+        if (verdictOf === 0) verdict[slot] = verdictOf = accept(doc) ? 1 : 2;
+        if (verdictOf === 2) continue;
         if (words[slot] === 0) touched.push(doc);
         words[slot]! |= bit;
-        rank[slot]! += weightOf(doc, lexeme);
+        rank[slot]! += weights[i]!;
       }
     }
-  });
-  return { rank, touched, covered: (doc) => popcount(words[doc.slot] ?? 0) };
-}
-
-function weightOf(doc: MemoryDoc, lexeme: number): number {
-  let lo = 0;
-  let hi = doc.terms.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const at = doc.terms[mid]!;
-    if (at === lexeme) return doc.weights[mid]!;
-    if (at < lexeme) lo = mid + 1;
-    else hi = mid - 1;
   }
-  return 0;
+  return { rank, touched, covered: (doc) => popcount(words[doc.slot] ?? 0) };
 }
 
 function popcount(n: number): number {
@@ -352,22 +352,44 @@ function popcount(n: number): number {
   return count;
 }
 
-/** The LEG_DEPTH best by key, ties by item id (as the read model's order would have it). */
-function top(scored: ReadonlyArray<{ doc: MemoryDoc; key: number }>): MemoryDoc[] {
-  const better = (a: { doc: MemoryDoc; key: number }, b: { doc: MemoryDoc; key: number }) => b.key - a.key || (a.doc.itemId < b.doc.itemId ? -1 : a.doc.itemId > b.doc.itemId ? 1 : 0);
-  if (scored.length <= LEG_DEPTH) return [...scored].sort(better).map((s) => s.doc);
-  // Past the depth, only keys at or above the LEG_DEPTH-th largest can place: sort those alone.
-  const keys = Float64Array.from(scored, (s) => s.key).sort();
-  const threshold = keys[keys.length - LEG_DEPTH]!;
-  return scored
-    .filter((s) => s.key >= threshold)
-    .sort(better)
-    .slice(0, LEG_DEPTH)
-    .map((s) => s.doc);
+/**
+ * The LEG_DEPTH best of `docs` by `keys` (same order), ties by item id (as the read model's order
+ * would have it). Only those at or above the LEG_DEPTH-th largest key are sorted.
+ */
+function top(docs: readonly MemoryDoc[], keys: Float64Array): MemoryDoc[] {
+  let threshold = -Infinity;
+  if (docs.length > LEG_DEPTH) {
+    const sorted = keys.slice(0, docs.length).sort();
+    threshold = sorted[docs.length - LEG_DEPTH]!;
+  }
+  const placed: number[] = [];
+  for (let i = 0; i < docs.length; i++) if (keys[i]! >= threshold) placed.push(i);
+  placed.sort((a, b) => keys[b]! - keys[a]! || (docs[a]!.itemId < docs[b]!.itemId ? -1 : docs[a]!.itemId > docs[b]!.itemId ? 1 : 0));
+  return placed.slice(0, LEG_DEPTH).map((i) => docs[i]!);
+}
+
+/** The leg of each scored dataset, as one list of docs and their keys. */
+function gather(parts: ReadonlyArray<{ docs: readonly MemoryDoc[]; key: (doc: MemoryDoc, at: number) => number }>): MemoryDoc[] {
+  const count = parts.reduce((sum, part) => sum + part.docs.length, 0);
+  const docs: MemoryDoc[] = new Array(count);
+  const keys = new Float64Array(count);
+  let at = 0;
+  for (const part of parts) {
+    part.docs.forEach((doc, i) => {
+      docs[at] = doc;
+      keys[at++] = part.key(doc, i);
+    });
+  }
+  return top(docs, keys);
+}
+
+interface AttributeScores {
+  docs: MemoryDoc[];
+  keys: number[];
 }
 
 /** Docs whose labels match what the words named, scored as in `agreement`'s order of weight. */
-function attributeMatches(memory: DatasetMemory, intent: RankingIntent, accept: (doc: MemoryDoc) => boolean): Array<{ doc: MemoryDoc; key: number }> {
+function attributeMatches(memory: DatasetMemory, intent: RankingIntent, accept: (doc: MemoryDoc) => boolean): AttributeScores {
   const tests: Array<{ keys: string[]; weight: number }> = [];
   if (intent.families.length) tests.push({ keys: intent.families.map((family) => `family:${family}`), weight: 3 });
   else if (intent.slot) tests.push({ keys: [`slot:${intent.slot}`], weight: 1 });
@@ -375,26 +397,32 @@ function attributeMatches(memory: DatasetMemory, intent: RankingIntent, accept: 
   if (intent.materials.length) tests.push({ keys: intent.materials.map((material) => `material:${material}`), weight: 1 });
   if (intent.patterns.length) tests.push({ keys: intent.patterns.map((pattern) => `pattern:${pattern}`), weight: 1 });
   if (intent.featureKeys.length) tests.push({ keys: intent.featureKeys.map((key) => `feature:${key}`), weight: 1 });
-  if (!tests.length) return [];
-  const score = new Map<MemoryDoc, { key: number; tests: number }>();
+  const found: AttributeScores = { docs: [], keys: [] };
+  if (!tests.length) return found;
+  const size = memory.bySlot.length;
+  const passed = new Uint8Array(size);
+  const score = new Float64Array(size);
+  // 0 not yet tested, 1 accepted, 2 refused.
+  const verdict = new Uint8Array(size);
+  const bySlot = memory.bySlot;
   tests.forEach(({ keys, weight }, t) => {
+    const bit = 1 << t;
     for (const key of keys) {
       for (const doc of memory.attributes.get(key) ?? []) {
-        if (!memory.isCurrent(doc)) continue;
-        let entry = score.get(doc);
-        if (!entry) {
-          if (!accept(doc)) continue;
-          entry = { key: 0, tests: 0 };
-          score.set(doc, entry);
-        }
+        const slot = doc.slot;
         // Each test counts once, however many of its values the doc has.
-        if (entry.tests & (1 << t)) continue;
-        entry.tests |= 1 << t;
-        entry.key += weight;
+        if (passed[slot]! & bit || bySlot[slot] !== doc) continue;
+        let verdictOf = verdict[slot]!;
+        if (verdictOf === 0) verdict[slot] = verdictOf = accept(doc) ? 1 : 2;
+        if (verdictOf === 2) continue;
+        if (passed[slot] === 0) found.docs.push(doc);
+        passed[slot]! |= bit;
+        score[slot]! += weight;
       }
     }
   });
-  return [...score].map(([doc, entry]) => ({ doc, key: entry.key }));
+  found.keys = found.docs.map((doc) => score[doc.slot]!);
+  return found;
 }
 
 const queryVectors = new Map<string, number[]>();

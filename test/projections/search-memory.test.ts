@@ -50,7 +50,7 @@ const doc = (itemId: string, lexicon: Lexicon, text: string, fields: Partial<Mem
 t.test('given items that change and leave, then postings answer only for their current versions', async (t) => {
   const lexicon = new Lexicon();
   const memory = new DatasetMemory();
-  const current = (word: string) => (memory.postings.get(lexicon.find(word)!) ?? []).filter((d) => memory.isCurrent(d)).map((d) => d.itemId).sort();
+  const current = (word: string) => (memory.postings.get(lexicon.find(word)!)?.docs ?? []).filter((d) => memory.isCurrent(d)).map((d) => d.itemId).sort();
   memory.put(doc('a', lexicon, "'red':1A 'dress':2A"), [1, 0]);
   memory.put(doc('b', lexicon, "'blue':1A 'dress':2A", { colorFamily: 'blue', colors: ['blue'] }), [0, 1]);
   t.same(current('dress'), ['a', 'b']);
@@ -67,7 +67,7 @@ t.test('given items that change and leave, then postings answer only for their c
 
   // Many changes of one item: the postings are compacted instead of growing without end.
   for (let i = 0; i < 3000; i++) memory.put(doc('a', lexicon, `'red':1A 'word${i % 7}':2A`), [1, 0]);
-  const entries = [...memory.postings.values()].reduce((sum, list) => sum + list.length, 0);
+  const entries = [...memory.postings.values()].reduce((sum, list) => sum + list.docs.length, 0);
   t.ok(entries < 3000, `postings compacted (${entries} entries)`);
   t.same(current('red'), ['a']);
 });
