@@ -19,6 +19,8 @@ export interface ServiceApiOptions {
   now?: () => Date;
   /** Key lookup cache lifetime (default 60 s, at most 5 minutes). */
   keyCacheTtlMs?: number;
+  /** Load every active dataset into the search memory at once, so no shopper waits for it (`stylist serve`). */
+  warmSearch?: boolean;
 }
 
 export async function buildServiceApi(platform: Platform, options: ServiceApiOptions = {}): Promise<FastifyInstance> {
@@ -38,6 +40,16 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
 
   // Search embeds the shopper's words with the model that embedded the catalogue.
   const memory = new SearchMemory(platform.database.db, { onError: (error) => logger.warn({ err: error }, 'search memory could not load or catch up; the next search retries') });
+  if (options.warmSearch) {
+    const started = performance.now();
+    void memory.warm().then(
+      () => {
+        const loaded = memory.stats();
+        logger.info({ datasets: loaded.length, items: loaded.reduce((sum, d) => sum + d.items, 0), mb: Math.round(loaded.reduce((sum, d) => sum + d.bytes, 0) / 2 ** 20), ms: Math.round(performance.now() - started) }, 'search memory loaded');
+      },
+      () => {},
+    );
+  }
   const app = await buildApi({
     logger,
     readiness: platform.readiness,

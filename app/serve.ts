@@ -56,7 +56,7 @@ export async function serve(config: Config, roles: readonly Role[] = ROLES): Pro
   let app: FastifyInstance | undefined;
   let url: string | undefined;
   if (roles.includes('api')) {
-    app = await buildServiceApi(platform);
+    app = await buildServiceApi(platform, { warmSearch: true });
     url = await app.listen({ port: config.port, host: config.host });
     // app.close() first: stop accepting requests and finish the ones in flight before the stores go.
     cleanups.unshift(() => app!.close());

@@ -26,6 +26,8 @@ export interface BenchBackend {
   store: EventStore;
   /** Closes the store and the database and removes what was created. */
   dispose(): Promise<void>;
+  /** The Postgres database's own URL, for another process to open it (absent on PGlite or a schema). */
+  url?: string;
 }
 
 export interface AppendCase {
@@ -94,11 +96,13 @@ export async function openPostgresBackend(
   const admin = (text: string) => adminStatement(url, text);
   let database: Database;
   let cleanup: string;
+  let ownUrl: string | undefined;
   try {
     await admin(`create database ${name}`);
     const target = new URL(url);
     target.pathname = `/${name}`;
-    database = await openDatabase({ url: target.toString(), maxConnections });
+    ownUrl = target.toString();
+    database = await openDatabase({ url: ownUrl, maxConnections });
     cleanup = `drop database ${name} with (force)`;
   } catch {
     await admin(`create schema ${name}`);
@@ -111,6 +115,7 @@ export async function openPostgresBackend(
     label: `Postgres ${redactUrl(url)} (${name})`,
     database,
     store,
+    ...(ownUrl ? { url: ownUrl } : {}),
     dispose: async () => {
       await store.close();
       await database.close();

@@ -11,6 +11,8 @@
 //   - load: `BENCH_CLIENTS` (8) clients in a process of their own (bench/search/load.ts),
 //     keep-alive, `BENCH_WARMUP_SECONDS` of warm-up then `BENCH_SECONDS` measured: p50, p95, p99,
 //     requests/s. Goal at 100,000 items: p50 ≤ 10 ms, p95 ≤ 25 ms.
+//   - the same load again with a second API process (`stylist serve --role api`, same database)
+//     beside this one, the clients split between the two (BENCH_TWO_APIS=0 skips it);
 //   - freshness: a new product with a word no other product has is uploaded and search is polled
 //     (every 10 ms) until it comes back; the time from its ItemProcessed event (the item's history)
 //     to the first answer that holds it. Goal ≤ 1 s.
@@ -35,6 +37,7 @@ import { catalogueProduct, type ShopifyProduct } from './search/catalogue.js';
 import { search, SearchRouteMissing } from './search/client.js';
 import { runLoad, type LoadResult } from './search/load.js';
 import { queryMix } from './search/mix.js';
+import { startWorkerProcess } from '../test/support/worker-processes.js';
 import { measureVectorIndex, type VectorIndexReport } from './search/vectors.js';
 import { openModels } from '../infra/models/index.js';
 import { createStoreDataset, startSearchService, UPLOAD_BATCH, uploadProducts, waitProcessed, type BackendKind, type SearchBenchService } from './search/service.js';
@@ -62,6 +65,8 @@ interface SizeResult {
   items: number;
   loading: Loading;
   load: LoadResult | null;
+  /** The same load spread over this process's API and a second `stylist serve --role api` process on the same database. */
+  loadTwo: LoadResult | null;
   freshness: Freshness | null;
   rebuild: { seconds: number; events: number } | { skipped: string } | null;
   vectors: VectorIndexReport | null;
@@ -153,7 +158,7 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     // A build without the route answers 404 here, before minutes go into loading.
     if (!loadOnly) await search(service.baseUrl, service.publicKey, { query: 'dress' });
     const { loading, datasets } = await loadCatalogue(service, pools, size);
-    if (loadOnly) return { items: size, loading, load: null, freshness: null, rebuild: null, vectors: null };
+    if (loadOnly) return { items: size, loading, load: null, loadTwo: null, freshness: null, rebuild: null, vectors: null };
 
     const configFile = path.join(workDir, 'load.json');
     const bodies = queryMix(JUDGED_QUERIES, (feed) => datasets.get(feed)!);
@@ -162,6 +167,8 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     console.error(`  load: ${config.clients} clients, ${bodies.length} distinct requests, ${config.warmupSeconds} s warm-up + ${config.seconds} s`);
     const load = await runLoad(configFile);
     console.error(`  ${JSON.stringify(load)}`);
+    const loadTwo = env('BENCH_TWO_APIS', 1) ? await loadOverTwoApis(service, config, workDir) : null;
+    console.error(`  two API processes: ${JSON.stringify(loadTwo)}`);
 
     const feed = FEEDS[0]!;
     const freshness = await measureFreshness(service, datasets.get(feed)!, pools.get(feed)![0]!, env('BENCH_FRESH_SAMPLES', 5));
@@ -170,10 +177,36 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     console.error(`  vector index: ${JSON.stringify(vectors)}`);
     const rebuild = env('BENCH_REBUILD', 1) ? await rebuildSearchIndex(service) : null;
     console.error(`  rebuild: ${JSON.stringify(rebuild)}`);
-    return { items: size, loading, load, freshness, rebuild, vectors };
+    return { items: size, loading, load, loadTwo, freshness, rebuild, vectors };
   } finally {
     await service.close();
     await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A second API process (`stylist serve --role api`) on the same database, its search memory
+ * loaded by one search first, and the load's clients split between the two as a load balancer
+ * would. Null (with a notice) where the database has no URL of its own (PGlite, a schema).
+ */
+async function loadOverTwoApis(service: SearchBenchService, config: Record<string, unknown>, workDir: string): Promise<LoadResult | null> {
+  if (!service.backend.url) {
+    console.error('  two API processes: skipped, the bench database has no URL another process can open');
+    return null;
+  }
+  const dataDir = path.join(workDir, 'api-2');
+  await mkdir(dataDir, { recursive: true });
+  const second = await startWorkerProcess('api-2', 'api', { DATABASE_URL: service.backend.url, STYLIST_SECRET: 's'.repeat(40), DATA_DIR: dataDir });
+  try {
+    const running = second.tail.map((line) => { try { return JSON.parse(line) as { msg?: string; url?: string }; } catch { return {}; } }).find((line) => line.msg === 'stylist is running');
+    if (!running?.url) throw new Error(`the second API process did not say where it listens: ${second.tail.slice(-5).join(' | ')}`);
+    await search(running.url, service.publicKey, { query: 'dress' });
+    const configFile = path.join(workDir, 'load-two.json');
+    await writeFile(configFile, JSON.stringify({ ...config, moreBaseUrls: [running.url] }));
+    return await runLoad(configFile);
+  } finally {
+    second.process.kill('SIGTERM');
+    await second.exited;
   }
 }
 
@@ -192,15 +225,18 @@ async function machine(kind: BackendKind): Promise<string> {
 function printTable(header: string, rows: SizeResult[]): void {
   const ms = (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? '–' : String(n));
   console.log(`\nSearch performance: ${header}`);
-  console.log('| Items | Load: uploads s, to processed s (items/s) | p50 ms | p95 ms | p99 ms | Requests/s | Errors | ItemProcessed → searchable, median / max ms | Rebuild of search_index |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| Items | API processes | Load: uploads s, to processed s (items/s) | p50 ms | p95 ms | p99 ms | Requests/s | Errors | ItemProcessed → searchable, median / max ms | Rebuild of search_index |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
-    const errors = r.load ? Object.values(r.load.errors).reduce((a, b) => a + b, 0) : null;
     const rebuild = !r.rebuild ? '–' : 'skipped' in r.rebuild ? 'skipped' : `${r.rebuild.seconds} s (${r.rebuild.events} events)`;
     const fresh = r.freshness ? `${ms(r.freshness.median)} / ${ms(r.freshness.max)}` : '–';
-    console.log(
-      `| ${r.items.toLocaleString('en')} | ${r.loading.uploadSeconds}, ${r.loading.processedSeconds} (${r.loading.itemsPerSecond}) | ${ms(r.load?.p50)} | ${ms(r.load?.p95)} | ${ms(r.load?.p99)} | ${ms(r.load?.requestsPerSecond)} | ${ms(errors)} | ${fresh} | ${rebuild} |`,
-    );
+    for (const [processes, load] of [[1, r.load], [2, r.loadTwo]] as const) {
+      if (processes === 2 && !load) continue;
+      const errors = load ? Object.values(load.errors).reduce((a, b) => a + b, 0) : null;
+      console.log(
+        `| ${r.items.toLocaleString('en')} | ${processes} | ${r.loading.uploadSeconds}, ${r.loading.processedSeconds} (${r.loading.itemsPerSecond}) | ${ms(load?.p50)} | ${ms(load?.p95)} | ${ms(load?.p99)} | ${ms(load?.requestsPerSecond)} | ${ms(errors)} | ${fresh} | ${rebuild} |`,
+      );
+    }
   }
   console.log('\nVector index (one HNSW graph over the whole catalogue, usearch f16, M 16, ef 256) against an exact scan, the shopper queries\' embeddings:');
   console.log('| Items | Vectors × dims | Build s | Memory MB (estimate / RSS growth) | recall@10 | recall@120 | Query ms HNSW / exact scan |');
@@ -210,7 +246,7 @@ function printTable(header: string, rows: SizeResult[]): void {
     if (v) console.log(`| ${r.items.toLocaleString('en')} | ${v.vectors.toLocaleString('en')} × ${v.dimensions} | ${v.buildSeconds} | ${v.estimatedMB} / ${v.rssDeltaMB} | ${v.recallAt10} | ${v.recallAt120} | ${v.hnswQueryMs} / ${v.exactQueryMs} |`);
   }
   for (const r of rows) if (r.rebuild && 'skipped' in r.rebuild) console.log(`Rebuild at ${r.items}: ${r.rebuild.skipped}`);
-  for (const r of rows) if (r.load?.firstError) console.log(`First error at ${r.items}: ${r.load.firstError}`);
+  for (const r of rows) for (const load of [r.load, r.loadTwo]) if (load?.firstError) console.log(`First error at ${r.items}: ${load.firstError}`);
   console.log(`Goals at 100,000 items: p50 ≤ ${GOALS.p50} ms, p95 ≤ ${GOALS.p95} ms; ItemProcessed → searchable ≤ ${GOALS.freshMs} ms.`);
 }
 

@@ -12,6 +12,8 @@ import type { SearchBody } from './client.js';
 
 export interface LoadConfig {
   baseUrl: string;
+  /** More API processes of the same service (as behind a load balancer): client c talks to the (c mod n)-th of baseUrl and these. */
+  moreBaseUrls?: string[];
   publicKey: string;
   bodies: SearchBody[];
   clients: number;
@@ -39,7 +41,8 @@ export function quantile(sorted: readonly number[], q: number): number {
 }
 
 async function generate(config: LoadConfig): Promise<LoadResult> {
-  const pool = new Pool(config.baseUrl, { connections: config.clients, pipelining: 1, keepAliveTimeout: 60_000 });
+  const urls = [config.baseUrl, ...(config.moreBaseUrls ?? [])];
+  const pools = urls.map((url) => new Pool(url, { connections: Math.ceil(config.clients / urls.length), pipelining: 1, keepAliveTimeout: 60_000 }));
   const headers = { authorization: `Bearer ${config.publicKey}`, 'content-type': 'application/json' };
   const payloads = config.bodies.map((body) => JSON.stringify(body));
   const latencies: number[] = [];
@@ -55,7 +58,7 @@ async function generate(config: LoadConfig): Promise<LoadResult> {
       let status = 0;
       let text: string;
       try {
-        const response = await pool.request({ path: '/v1/search', method: 'POST', headers, body });
+        const response = await pools[c % pools.length]!.request({ path: '/v1/search', method: 'POST', headers, body });
         status = response.statusCode;
         text = await response.body.text();
       } catch (error) {
@@ -71,7 +74,7 @@ async function generate(config: LoadConfig): Promise<LoadResult> {
     }
   };
   await Promise.all(Array.from({ length: config.clients }, (_, c) => client(c)));
-  await pool.close();
+  await Promise.all(pools.map((pool) => pool.close()));
   latencies.sort((a, b) => a - b);
   const round = (ms: number) => Math.round(ms * 100) / 100;
   const requests = latencies.length + Object.values(errors).reduce((a, b) => a + b, 0);

@@ -3,6 +3,7 @@
 // colour, length, price, size, gender), filters, products the shopper cannot buy coming last, and
 // the 422s.
 import t, { type Test } from 'tap';
+import { SearchMemory } from '../../projections/search-memory.js';
 import { startTestService } from '../support/service.js';
 
 type Variant = { sku: string; label: string; options: Array<{ name: string; value: string }>; inStock: boolean; quantity: number | null; price: number; compareAtPrice?: number | null };
@@ -31,6 +32,8 @@ const CATALOGUE = [
   product('SNEAKER-SOLD', 'White Leather Sneakers Classic White', 'Sneakers', 90, [variant('SS-40', '40', 90, false)]),
   product('SNEAKER-OK', 'White Canvas Sneakers', 'Sneakers', 65, [variant('SO-40', '40', 65)]),
 ];
+/** For the pattern and fit filters. */
+const STRIPED_TEE = product('TEE-STRIPE', 'Striped Slim Fit Cotton T-Shirt', 'T-Shirts', 25, [variant('TS-M', 'M', 25)]);
 
 const setUp = async (t: Test) => {
   const service = await startTestService(t, { workers: ['ingest'] });
@@ -146,7 +149,7 @@ t.test('a product the shopper cannot buy never ranks above one they can', async 
 
 t.test('filters narrow the results to the field values given', async (t) => {
   const { dataset, settled, search } = await setUp(t);
-  await dataset('Main', 'https://acme.example.com', CATALOGUE);
+  await dataset('Main', 'https://acme.example.com', [...CATALOGUE, STRIPED_TEE]);
   await settled({ query: 'dress' }, 3);
   const footwear = (await search({ query: 'white', filters: { slot: 'footwear' } })).json().results;
   t.ok(footwear.length >= 1 && footwear.every((r: any) => r.metadata.slot === 'footwear'));
@@ -160,6 +163,16 @@ t.test('filters narrow the results to the field values given', async (t) => {
   t.same(red.map((r: any) => r.product.sku).sort(), ['DRESS-RED-MAXI', 'DRESS-RED-MIDI']);
   const limited = (await search({ query: 'dress', limit: 1 })).json().results;
   t.equal(limited.length, 1);
+  const dresses = (await search({ query: 'red', filters: { family: 'dress' } })).json().results;
+  t.same(dresses.map((r: any) => r.product.sku).sort(), ['DRESS-RED-MAXI', 'DRESS-RED-MIDI'], 'family');
+  const linen = (await search({ query: 'dress', filters: { material: 'linen' } })).json().results;
+  t.same(linen.map((r: any) => r.product.sku), ['DRESS-BLUE-MIDI'], 'material: any of the item’s materials');
+  const striped = (await search({ query: 'cotton', filters: { pattern: 'striped' } })).json().results;
+  t.same(striped.map((r: any) => r.product.sku), ['TEE-STRIPE'], 'pattern');
+  const slim = (await search({ query: 'shirt', filters: { fit: 'slim' } })).json().results;
+  t.same(slim.map((r: any) => r.product.sku), ['TEE-STRIPE'], 'fit');
+  const none = (await search({ query: 'dress', filters: { family: 'dress', color_family: 'green' } })).json();
+  t.same(none.results, [], 'filters combine: no green dress');
 });
 
 t.test('scope: datasetIds, else the store, else every active dataset; only active items', async (t) => {
@@ -219,4 +232,27 @@ t.test('bad queries, limits and filters are refused with 422 and a message', asy
   const several = await search({ query: '', limit: 0 });
   t.equal(several.json().error, 'Validation failed.');
   t.equal(several.json().details.length, 2);
+});
+
+t.test('warming the search memory loads every active dataset with its active items, as `stylist serve` does at start', async (t) => {
+  const { dataset, settled, call, service } = await setUp(t);
+  const main = await dataset('Main', 'https://acme.example.com', CATALOGUE);
+  const outlet = await dataset('Outlet', 'https://outlet.example.com', CATALOGUE.slice(0, 2));
+  await settled({ query: 'dress' }, 3);
+  t.equal((await call('PATCH', `/v1/datasets/${outlet}/archive`)).statusCode, 200);
+  const db = service.platform.database.db;
+  // The search read model has its own projector: wait until it holds every item.
+  for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    const { n } = await db.selectFrom('search_documents').select((eb) => eb.fn.countAll().as('n')).where('dataset_id', '=', main).where('status', '=', 'active').executeTakeFirstOrThrow();
+    if (Number(n) === CATALOGUE.length) break;
+  }
+  const memory = new SearchMemory(db);
+  t.teardown(() => memory.close());
+  await memory.warm();
+  t.same(
+    memory.stats().map((d) => [d.datasetId, d.items]),
+    [[main, CATALOGUE.length]],
+    'the active dataset and all of its items; the archived one is not loaded',
+  );
+  t.ok(memory.stats()[0]!.bytes > 0);
 });
