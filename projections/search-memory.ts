@@ -50,6 +50,46 @@ export interface MemoryDoc {
   vectorSum: number;
 }
 
+/** The lexeme ids that answer one shopper's word. */
+export type WordLexemes = number[];
+
+export interface WordScores {
+  /** Summed weight of the words matched, by slot. */
+  rank: Float64Array;
+  /** Docs that matched any word and passed the filters. */
+  touched: MemoryDoc[];
+  /** How many of the words the doc has. */
+  covered(doc: MemoryDoc): number;
+}
+
+/** A label test: the doc meets it when it has any of `keys` (`family:dress`, `color:red`…). */
+export interface AttributeTest {
+  keys: string[];
+  weight: number;
+}
+
+/** `accept` asked once per doc (by slot) during one scoring pass. */
+class Verdicts {
+  private readonly known: Uint8Array;
+  constructor(
+    size: number,
+    private readonly accept: (doc: MemoryDoc) => boolean,
+  ) {
+    this.known = new Uint8Array(size);
+  }
+  accepts(doc: MemoryDoc): boolean {
+    let verdict = this.known[doc.slot]!;
+    if (verdict === 0) this.known[doc.slot] = verdict = this.accept(doc) ? 1 : 2;
+    return verdict === 1;
+  }
+}
+
+function popcount(n: number): number {
+  let count = 0;
+  for (let v = n; v; v &= v - 1) count++;
+  return count;
+}
+
 export interface Postings {
   docs: MemoryDoc[];
   weights: number[];
@@ -134,6 +174,56 @@ export class DatasetMemory {
     this.stale = 0;
   }
 
+  /**
+   * Every doc with any of the words (each word: the lexeme ids that answer it) that passes
+   * `accept`, scored: which words it has (a bit each, up to 32 words) and their summed weight.
+   */
+  scoreWords(words: readonly WordLexemes[], accept: (doc: MemoryDoc) => boolean): WordScores {
+    const size = words.length ? this.bySlot.length : 0;
+    const rank = new Float64Array(size);
+    const found = new Uint32Array(size);
+    const verdicts = new Verdicts(size, accept);
+    const touched: MemoryDoc[] = [];
+    for (let w = 0; w < Math.min(words.length, 32); w++) {
+      const bit = 1 << w;
+      for (const lexeme of words[w]!) {
+        const list = this.postings.get(lexeme);
+        if (!list) continue;
+        const { docs, weights } = list;
+        for (let i = 0; i < docs.length; i++) {
+          const doc = docs[i]!;
+          if (found[doc.slot]! & bit || !this.isCurrent(doc) || !verdicts.accepts(doc)) continue;
+          if (found[doc.slot] === 0) touched.push(doc);
+          found[doc.slot]! |= bit;
+          rank[doc.slot]! += weights[i]!;
+        }
+      }
+    }
+    return { rank, touched, covered: (doc) => popcount(found[doc.slot] ?? 0) };
+  }
+
+  /** Every doc passing `accept` that meets any of the tests, with the summed weight of those it meets. */
+  matchAttributes(tests: readonly AttributeTest[], accept: (doc: MemoryDoc) => boolean): { docs: MemoryDoc[]; keys: number[] } {
+    const docs: MemoryDoc[] = [];
+    if (!tests.length) return { docs, keys: [] };
+    const passed = new Uint8Array(this.bySlot.length);
+    const score = new Float64Array(this.bySlot.length);
+    const verdicts = new Verdicts(this.bySlot.length, accept);
+    tests.forEach(({ keys, weight }, t) => {
+      const bit = 1 << t;
+      for (const key of keys) {
+        for (const doc of this.attributes.get(key) ?? []) {
+          // Each test counts once, however many of its values the doc has.
+          if (passed[doc.slot]! & bit || !this.isCurrent(doc) || !verdicts.accepts(doc)) continue;
+          if (passed[doc.slot] === 0) docs.push(doc);
+          passed[doc.slot]! |= bit;
+          score[doc.slot]! += weight;
+        }
+      }
+    });
+    return { docs, keys: docs.map((doc) => score[doc.slot]!) };
+  }
+
   /** Bytes held, roughly: for logs and the benchmark. */
   memoryBytes(): number {
     let bytes = 0;
@@ -215,10 +305,8 @@ const REPEATS_COUNTED = 4;
  */
 export function parseDocument(text: string, lexicon: Lexicon): { terms: Uint32Array; weights: Float32Array } {
   const pairs: Array<[number, number]> = [];
-  const pattern = /'((?:[^']|'')*)'(?::([0-9A-D,]+))?/g;
-  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-    const lexeme = match[1]!.replace(/''/g, "'");
-    const positions = match[2] ? match[2].split(',') : [''];
+  for (const { lexeme, suffix } of quotedLexemes(text)) {
+    const positions = suffix ? suffix.slice(1).split(',') : [''];
     let best = 0;
     for (const position of positions) best = Math.max(best, WEIGHT_OF[position.slice(-1)] ?? WEIGHT_OF.D!);
     const weight = best * (1 + REPEAT_SHARE * Math.min(REPEATS_COUNTED, positions.length - 1));
@@ -226,6 +314,14 @@ export function parseDocument(text: string, lexicon: Lexicon): { terms: Uint32Ar
   }
   pairs.sort((a, b) => a[0] - b[0]);
   return { terms: Uint32Array.from(pairs, (p) => p[0]), weights: Float32Array.from(pairs, (p) => p[1]) };
+}
+
+/**
+ * The quoted lexemes of a tsvector's or a tsquery's text form, each with what follows its closing
+ * quote: positions and weights (`:1A,6B`) in a tsvector, `:*` for a prefix in a tsquery.
+ */
+export function* quotedLexemes(text: string): Generator<{ lexeme: string; suffix: string }> {
+  for (const match of text.matchAll(/'((?:[^']|'')*)'(:[0-9A-D,*]+)?/g)) yield { lexeme: match[1]!.replace(/''/g, "'"), suffix: match[2] ?? '' };
 }
 
 interface LoadedRow {
@@ -288,6 +384,19 @@ export class SearchMemory {
     // A run already under way may have started before `head`: then one more.
     while (head !== null && this.cursor !== null && head > this.cursor) await this.follow(head);
     return entries.map((entry) => entry.memory);
+  }
+
+  /** The ids of the lexemes held that match any of `forms`: the lexeme itself, or every lexeme it begins. */
+  lexemeIds(forms: ReadonlyArray<{ lexeme: string; prefix: boolean }>): WordLexemes {
+    const ids = new Set<number>();
+    for (const { lexeme, prefix } of forms) {
+      if (prefix) for (const id of this.lexicon.withPrefix(lexeme)) ids.add(id);
+      else {
+        const id = this.lexicon.find(lexeme);
+        if (id !== undefined) ids.add(id);
+      }
+    }
+    return [...ids];
   }
 
   /** The nearest active items of the given datasets, best first. */
@@ -407,22 +516,31 @@ export class SearchMemory {
       if (head !== null && head > this.cursor) this.cursor = head;
       return;
     }
-    for (;;) {
-      const { rows } = await sql<LoadedRow>`
-        select ${COLUMNS} from search_documents d left join item_embeddings e on e.item_id = d.item_id
-         where d.change_seq > ${this.cursor.toString()}::bigint and d.dataset_id = any(${loaded}::uuid[])
-         order by d.change_seq limit ${FOLLOW_PAGE}`.execute(this.db);
-      for (const row of rows) {
-        const entry = this.datasets.get(row.dataset_id);
-        if (entry?.loaded) this.apply(entry.memory, row);
-      }
-      if (rows.length) this.cursor = BigInt(rows[rows.length - 1]!.change_seq);
-      if (rows.length < FOLLOW_PAGE) break;
-    }
+    this.cursor = await this.applyChanges(this.cursor, loaded, (datasetId) => {
+      const entry = this.datasets.get(datasetId);
+      return entry?.loaded ? entry.memory : null;
+    });
     if (head !== null && head > this.cursor) this.cursor = head;
     for (const [datasetId, entry] of this.datasets) {
       const graph = entry.memory.vectors;
       if (entry.loaded && graph && graph.tombstones > Math.max(TOMBSTONES_BEFORE_RELOAD, graph.size)) this.reload(datasetId);
+    }
+  }
+
+  /** Applies every change of the datasets after `after`, in order, to the memory `into` names; returns the last change read. */
+  private async applyChanges(after: bigint, datasetIds: readonly string[], into: (datasetId: string) => DatasetMemory | null): Promise<bigint> {
+    let cursor = after;
+    for (;;) {
+      const { rows } = await sql<LoadedRow>`
+        select ${COLUMNS} from search_documents d left join item_embeddings e on e.item_id = d.item_id
+         where d.change_seq > ${cursor.toString()}::bigint and d.dataset_id = any(${datasetIds}::uuid[])
+         order by d.change_seq limit ${FOLLOW_PAGE}`.execute(this.db);
+      for (const row of rows) {
+        const memory = into(row.dataset_id);
+        if (memory) this.apply(memory, row);
+      }
+      if (rows.length) cursor = BigInt(rows[rows.length - 1]!.change_seq);
+      if (rows.length < FOLLOW_PAGE) return cursor;
     }
   }
 
@@ -438,15 +556,7 @@ export class SearchMemory {
     const run = async () => {
       await this.load(datasetId, fresh, false);
       // Changes made while it loaded, applied again (a change read twice is harmless).
-      for (let after = from ?? 0n; ; ) {
-        const { rows } = await sql<LoadedRow>`
-          select ${COLUMNS} from search_documents d left join item_embeddings e on e.item_id = d.item_id
-           where d.change_seq > ${after.toString()}::bigint and d.dataset_id = ${datasetId}
-           order by d.change_seq limit ${FOLLOW_PAGE}`.execute(this.db);
-        for (const row of rows) this.apply(fresh.memory, row);
-        if (rows.length < FOLLOW_PAGE) break;
-        after = BigInt(rows[rows.length - 1]!.change_seq);
-      }
+      await this.applyChanges(from ?? 0n, [datasetId], () => fresh.memory);
       if (this.datasets.has(datasetId) && !this.closed) this.datasets.set(datasetId, fresh);
     };
     run()

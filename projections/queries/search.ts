@@ -20,8 +20,9 @@ import { variantHasSize } from '../../domain/search/sizes.js';
 import type { Embedder } from '../../infra/models/port.js';
 import type { DatasetItemBody } from '../../domain/item/record.js';
 import type { ListingVariant } from '../../domain/catalogue/product-input.js';
-import type { DatasetMemory, MemoryDoc, SearchMemory } from '../search-memory.js';
+import { quotedLexemes, type AttributeTest, type MemoryDoc, type SearchMemory, type WordLexemes } from '../search-memory.js';
 import { loadPricingContext } from './market-pricing.js';
+import { isUuid } from './rows.js';
 import { detectDatasets } from './datasets.js';
 
 export interface SearchFilters {
@@ -91,15 +92,15 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const datasetIds = scope.map((d) => d.datasetId);
   const accept = docFilter(request.filters ?? {}, understood);
   const intent = rankingIntent(understood);
-  const [memories, textTerms, boostTerms, queryVector] = await Promise.all([
+  const [memories, [textTerms = [], boostTerms = []], queryVector] = await Promise.all([
     deps.memory.ready(datasetIds, head),
-    stems(db, understood.terms, deps.memory),
-    stems(db, understood.boosts, deps.memory),
+    stems(db, [understood.terms, understood.boosts], deps.memory),
     embedQuery(deps, request.query),
   ]);
 
-  const text = memories.map((memory) => scoreTerms(memory, textTerms, accept));
-  const boost = memories.map((memory) => scoreTerms(memory, boostTerms, accept));
+  const text = memories.map((memory) => memory.scoreWords(textTerms, accept));
+  const boost = memories.map((memory) => memory.scoreWords(boostTerms, accept));
+  const tests = attributeTests(intent);
   const counted = textTerms.length;
   const legs = new Map<MemoryDoc, Partial<Record<Leg, number>>>();
   const note = (leg: Leg, docs: readonly MemoryDoc[]) => docs.forEach((doc, position) => (legs.get(doc) ?? legs.set(doc, {}).get(doc)!)[leg] ??= position);
@@ -109,7 +110,7 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
     'attributes',
     gather(
       memories.map((memory) => {
-        const found = attributeMatches(memory, intent, accept);
+        const found = memory.matchAttributes(tests, accept);
         return { docs: found.docs, key: (_doc: MemoryDoc, i: number) => found.keys[i]! };
       }),
     ),
@@ -265,91 +266,35 @@ function passesOffer(offer: PricedProduct, filters: SearchFilters, understood: U
 
 const sizeInStock = (variants: PricedProduct['variants'], size: string) => variants.some((variant) => variant.inStock && variantHasSize(variant, size));
 
-/** Lexeme ids of each word that is not a stop word: the word's own stem, or every stem it begins when it is long. */
-type Stemmed = number[][];
-
 const stemCache = new Map<string, string[]>();
 const STEM_CACHE = 20_000;
 
+/** A word's own tokens, as the text search reads them. */
+const tokensOf = (words: readonly string[]) => [...new Set(words.flatMap((word) => word.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 1 || /\d/.test(word)))];
+
 /**
- * The shopper's words stemmed by Postgres's `english` configuration, as the documents were (one
- * short query for the words not seen before), then looked up in the memory's lexicon. A word of
- * five letters or more also matches every stem it begins ("dresse" finds "dress…" forms).
+ * Each list of shopper's words stemmed by Postgres's `english` configuration, as the documents
+ * were (one short query for the words not seen before, whatever the number of lists), then looked
+ * up in the memory's lexicon (`SearchMemory.lexemeIds`). A word of five letters or more also
+ * matches every stem it begins ("dresse" finds "dress…" forms). A stop word is left out.
  */
-async function stems(db: Kysely<any>, words: readonly string[], memory: SearchMemory): Promise<Stemmed> {
-  const tokens = [...new Set(words.flatMap((word) => word.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 1 || /\d/.test(word)))];
-  const missing = tokens.filter((token) => !stemCache.has(token));
+async function stems(db: Kysely<any>, lists: ReadonlyArray<readonly string[]>, memory: SearchMemory): Promise<WordLexemes[][]> {
+  const tokens = lists.map(tokensOf);
+  const missing = [...new Set(tokens.flat().filter((token) => !stemCache.has(token)))];
   if (missing.length) {
     const { rows } = await sql<{ token: string; query: string }>`
       select t as token, to_tsquery('english', t || case when length(t) >= 5 then ':*' else '' end)::text as query from unnest(${missing}::text[]) t`.execute(db);
     for (const row of rows) {
       if (stemCache.size >= STEM_CACHE) stemCache.delete(stemCache.keys().next().value!);
-      const found = [...row.query.matchAll(/'((?:[^']|'')*)'(:\*)?/g)].map((m) => `${m[2] ? '*' : '='}${m[1]!.replace(/''/g, "'")}`);
-      stemCache.set(row.token, found);
+      stemCache.set(row.token, [...quotedLexemes(row.query)].map(({ lexeme, suffix }) => `${suffix.startsWith(':*') ? '*' : '='}${lexeme}`));
     }
   }
-  const stemmed: Stemmed = [];
-  for (const token of tokens) {
-    const forms = stemCache.get(token) ?? [];
-    // A stop word: Postgres drops it, and so does the count of words asked.
-    if (!forms.length) continue;
-    const ids = new Set<number>();
-    for (const form of forms) {
-      if (form[0] === '*') for (const id of memory.lexicon.withPrefix(form.slice(1))) ids.add(id);
-      else {
-        const id = memory.lexicon.find(form.slice(1));
-        if (id !== undefined) ids.add(id);
-      }
-    }
-    stemmed.push([...ids]);
-  }
-  return stemmed;
-}
-
-interface TermScores {
-  /** Summed weight of the words matched, by slot. */
-  rank: Float64Array;
-  /** Docs that matched any word and passed the filters. */
-  touched: MemoryDoc[];
-  /** How many of the words the doc has. */
-  covered(doc: MemoryDoc): number;
-}
-
-/** Every doc of the dataset with any of the words, scored: which words (a bit each), and how strongly. */
-function scoreTerms(memory: DatasetMemory, terms: Stemmed, accept: (doc: MemoryDoc) => boolean): TermScores {
-  const size = terms.length ? memory.bySlot.length : 0;
-  const rank = new Float64Array(size);
-  const words = new Uint32Array(size);
-  // 0 not yet tested, 1 accepted, 2 refused.
-  const verdict = new Uint8Array(size);
-  const touched: MemoryDoc[] = [];
-  const bySlot = memory.bySlot;
-  for (let t = 0; t < Math.min(terms.length, 32); t++) {
-    const bit = 1 << t;
-    for (const lexeme of terms[t]!) {
-      const list = memory.postings.get(lexeme);
-      if (!list) continue;
-      const { docs, weights } = list;
-      for (let i = 0; i < docs.length; i++) {
-        const doc = docs[i]!;
-        const slot = doc.slot;
-        if (words[slot]! & bit || bySlot[slot] !== doc) continue;
-        let verdictOf = verdict[slot]!;
-        if (verdictOf === 0) verdict[slot] = verdictOf = accept(doc) ? 1 : 2;
-        if (verdictOf === 2) continue;
-        if (words[slot] === 0) touched.push(doc);
-        words[slot]! |= bit;
-        rank[slot]! += weights[i]!;
-      }
-    }
-  }
-  return { rank, touched, covered: (doc) => popcount(words[doc.slot] ?? 0) };
-}
-
-function popcount(n: number): number {
-  let count = 0;
-  for (let v = n; v; v &= v - 1) count++;
-  return count;
+  return tokens.map((list) =>
+    list.flatMap((token) => {
+      const forms = stemCache.get(token) ?? [];
+      return forms.length ? [memory.lexemeIds(forms.map((form) => ({ lexeme: form.slice(1), prefix: form[0] === '*' })))] : [];
+    }),
+  );
 }
 
 /**
@@ -383,46 +328,16 @@ function gather(parts: ReadonlyArray<{ docs: readonly MemoryDoc[]; key: (doc: Me
   return top(docs, keys);
 }
 
-interface AttributeScores {
-  docs: MemoryDoc[];
-  keys: number[];
-}
-
-/** Docs whose labels match what the words named, scored as in `agreement`'s order of weight. */
-function attributeMatches(memory: DatasetMemory, intent: RankingIntent, accept: (doc: MemoryDoc) => boolean): AttributeScores {
-  const tests: Array<{ keys: string[]; weight: number }> = [];
+/** What the words named, as tests of an item's labels: each test counts its weight once, in `agreement`'s order of weight. */
+function attributeTests(intent: RankingIntent): AttributeTest[] {
+  const tests: AttributeTest[] = [];
   if (intent.families.length) tests.push({ keys: intent.families.map((family) => `family:${family}`), weight: 3 });
   else if (intent.slot) tests.push({ keys: [`slot:${intent.slot}`], weight: 1 });
   if (intent.colours.length) tests.push({ keys: intent.colours.map((colour) => `color:${colour}`), weight: 2 });
   if (intent.materials.length) tests.push({ keys: intent.materials.map((material) => `material:${material}`), weight: 1 });
   if (intent.patterns.length) tests.push({ keys: intent.patterns.map((pattern) => `pattern:${pattern}`), weight: 1 });
   if (intent.featureKeys.length) tests.push({ keys: intent.featureKeys.map((key) => `feature:${key}`), weight: 1 });
-  const found: AttributeScores = { docs: [], keys: [] };
-  if (!tests.length) return found;
-  const size = memory.bySlot.length;
-  const passed = new Uint8Array(size);
-  const score = new Float64Array(size);
-  // 0 not yet tested, 1 accepted, 2 refused.
-  const verdict = new Uint8Array(size);
-  const bySlot = memory.bySlot;
-  tests.forEach(({ keys, weight }, t) => {
-    const bit = 1 << t;
-    for (const key of keys) {
-      for (const doc of memory.attributes.get(key) ?? []) {
-        const slot = doc.slot;
-        // Each test counts once, however many of its values the doc has.
-        if (passed[slot]! & bit || bySlot[slot] !== doc) continue;
-        let verdictOf = verdict[slot]!;
-        if (verdictOf === 0) verdict[slot] = verdictOf = accept(doc) ? 1 : 2;
-        if (verdictOf === 2) continue;
-        if (passed[slot] === 0) found.docs.push(doc);
-        passed[slot]! |= bit;
-        score[slot]! += weight;
-      }
-    }
-  });
-  found.keys = found.docs.map((doc) => score[doc.slot]!);
-  return found;
+  return tests;
 }
 
 const queryVectors = new Map<string, number[]>();
@@ -473,4 +388,3 @@ function rankingIntent(understood: UnderstoodQuery): RankingIntent {
   };
 }
 
-const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);

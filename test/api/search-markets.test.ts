@@ -6,6 +6,7 @@ import t, { type Test } from 'tap';
 import { LOCAL_STORES_ENV } from '../support/outbound.js';
 import { startTestService } from '../support/service.js';
 import { startShopifyStore } from '../support/shopify-store.js';
+import { until } from '../support/until.js';
 
 type Product = Record<string, any>;
 
@@ -26,15 +27,6 @@ const homeProducts = (): Product[] => [
   { id: 7003, title: 'Linen Slip Dress', handle: 'linen-slip-dress', product_type: 'Dresses', options: [{ name: 'Size' }], variants: [variant(5, 'S', '80.00')] },
 ];
 
-const until = async <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 400)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 
 const setUp = async (t: Test) => {
   const home = await startShopifyStore(t, { photos: 'none', products: homeProducts() });

@@ -10,18 +10,11 @@ import { LOCAL_STORES_ENV } from '../support/outbound.js';
 import { startShopifyStore, type FakeShopifyStore } from '../support/shopify-store.js';
 import { freeSilentSlots, takeSlot, wakeAllWaiting, waitForSlot } from '../../workers/sync/slots.js';
 import { createInProcessQueue } from '../../infra/queue/inprocess.js';
+import { until as untilDone } from '../support/until.js';
 
 type Json = Record<string, any>;
 
-const until = async <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 400)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+const until = <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000) => untilDone(what, read, done, { timeoutMs, everyMs: 50 });
 
 /** A few products, enough for a sync to complete; ids and skus unique per store. */
 const products = (prefix: number, n = 5): Json[] =>

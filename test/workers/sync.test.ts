@@ -11,21 +11,14 @@ import { itemIdFor } from '../../domain/item/identity.js';
 import { LOCAL_STORES_ENV } from '../support/outbound.js';
 import { startTestService } from '../support/service.js';
 import { loadShopifyFixtures, shopifyFixturesAvailable, startShopifyStore } from '../support/shopify-store.js';
+import { until as untilDone } from '../support/until.js';
 
 /** Every test here reads the real store feeds; without ../shared they are skipped, visibly. */
 const needsFixtures = { skip: shopifyFixturesAvailable() ? false : 'needs ../shared/fixtures/shopify (absent)' };
 
 type Product = Record<string, any>;
 
-const until = async <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 400)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
+const until = <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs?: number) => untilDone(what, read, done, { timeoutMs });
 
 /** `localStores: false` runs the service as configured by default, which refuses the fake store's 127.0.0.1. */
 const setUp = async (t: Test, options: { workers?: string[]; env?: Record<string, string>; store?: Parameters<typeof startShopifyStore>[1]; localStores?: boolean } = {}) => {
