@@ -8,6 +8,8 @@
 // colour swapped in and prices scaled) through the upload route, 1,000 a request, and the real
 // ingest worker (offline models, no photos) in this process, so every item carries the labels,
 // search text and embedding the real ingest gives it. Then:
+//   - latency: one shopper at a time (`BENCH_SINGLE_SECONDS`, 10 s after the warm-up; 0 skips it):
+//     what one search costs when it does not queue behind others;
 //   - load: `BENCH_CLIENTS` (8) clients in a process of their own (bench/search/load.ts),
 //     keep-alive, `BENCH_WARMUP_SECONDS` of warm-up then `BENCH_SECONDS` measured: p50, p95, p99,
 //     requests/s. Goal at 100,000 items: p50 ≤ 10 ms, p95 ≤ 25 ms.
@@ -64,6 +66,8 @@ interface Freshness {
 interface SizeResult {
   items: number;
   loading: Loading;
+  /** One client, back to back: the latency of a search that does not wait behind others. */
+  single: LoadResult | null;
   load: LoadResult | null;
   /** The same load spread over this process's API and a second `stylist serve --role api` process on the same database. */
   loadTwo: LoadResult | null;
@@ -158,7 +162,7 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     // A build without the route answers 404 here, before minutes go into loading.
     if (!loadOnly) await search(service.baseUrl, service.publicKey, { query: 'dress' });
     const { loading, datasets } = await loadCatalogue(service, pools, size);
-    if (loadOnly) return { items: size, loading, load: null, loadTwo: null, freshness: null, rebuild: null, vectors: null };
+    if (loadOnly) return { items: size, loading, single: null, load: null, loadTwo: null, freshness: null, rebuild: null, vectors: null };
 
     const configFile = path.join(workDir, 'load.json');
     const bodies = queryMix(JUDGED_QUERIES, (feed) => datasets.get(feed)!);
@@ -170,7 +174,16 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     await search(service.baseUrl, service.publicKey, { query: 'dress' });
     console.error(`  search memory loaded by the first search in ${round1(since(warming))} s`);
     console.error(`  load: ${config.clients} clients, ${bodies.length} distinct requests, ${config.warmupSeconds} s warm-up + ${config.seconds} s`);
+    let single: LoadResult | null = null;
+    if (env('BENCH_SINGLE_SECONDS', 10) > 0) {
+      const singleFile = path.join(workDir, 'single.json');
+      await writeFile(singleFile, JSON.stringify({ ...config, clients: 1, seconds: env('BENCH_SINGLE_SECONDS', 10) }));
+      single = await runLoad(singleFile);
+      console.error(`  one client: ${JSON.stringify(single)}`);
+    }
+    const profiling = process.env.BENCH_CPU_PROFILE ? await startCpuProfile() : null;
     const load = await runLoad(configFile);
+    if (profiling) await profiling.stop(process.env.BENCH_CPU_PROFILE!);
     console.error(`  ${JSON.stringify(load)}`);
     const loadTwo = env('BENCH_TWO_APIS', 1) ? await loadOverTwoApis(service, config, workDir) : null;
     console.error(`  two API processes: ${JSON.stringify(loadTwo)}`);
@@ -182,11 +195,32 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     console.error(`  vector index: ${JSON.stringify(vectors)}`);
     const rebuild = env('BENCH_REBUILD', 1) ? await rebuildSearchIndex(service) : null;
     console.error(`  rebuild: ${JSON.stringify(rebuild)}`);
-    return { items: size, loading, load, loadTwo, freshness, rebuild, vectors };
+    return { items: size, loading, single, load, loadTwo, freshness, rebuild, vectors };
   } finally {
     await service.close();
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A CPU profile of this process (API, projections and worker) while the load runs, written as a
+ * `.cpuprofile` (Chrome DevTools, or `node --import tsx bench/search/profile-summary.ts FILE`).
+ */
+async function startCpuProfile(): Promise<{ stop(file: string): Promise<void> }> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+      console.error(`  CPU profile written to ${file}`);
+    },
+  };
 }
 
 /**
@@ -230,16 +264,17 @@ async function machine(kind: BackendKind): Promise<string> {
 function printTable(header: string, rows: SizeResult[]): void {
   const ms = (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? '–' : String(n));
   console.log(`\nSearch performance: ${header}`);
-  console.log('| Items | API processes | Load: uploads s, to processed s (items/s) | p50 ms | p95 ms | p99 ms | Requests/s | Errors | ItemProcessed → searchable, median / max ms | Rebuild of search_index |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| Items | API processes | Shoppers | Load: uploads s, to processed s (items/s) | p50 ms | p95 ms | p99 ms | Requests/s | Errors | ItemProcessed → searchable, median / max ms | Rebuild of search_index |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
     const rebuild = !r.rebuild ? '–' : 'skipped' in r.rebuild ? 'skipped' : `${r.rebuild.seconds} s (${r.rebuild.events} events)`;
     const fresh = r.freshness ? `${ms(r.freshness.median)} / ${ms(r.freshness.max)}` : '–';
-    for (const [processes, load] of [[1, r.load], [2, r.loadTwo]] as const) {
-      if (processes === 2 && !load) continue;
+    const clients = env('BENCH_CLIENTS', 8);
+    for (const [processes, shoppers, load] of [[1, 1, r.single], [1, clients, r.load], [2, clients, r.loadTwo]] as const) {
+      if ((processes === 2 || shoppers === 1) && !load) continue;
       const errors = load ? Object.values(load.errors).reduce((a, b) => a + b, 0) : null;
       console.log(
-        `| ${r.items.toLocaleString('en')} | ${processes} | ${r.loading.uploadSeconds}, ${r.loading.processedSeconds} (${r.loading.itemsPerSecond}) | ${ms(load?.p50)} | ${ms(load?.p95)} | ${ms(load?.p99)} | ${ms(load?.requestsPerSecond)} | ${ms(errors)} | ${fresh} | ${rebuild} |`,
+        `| ${r.items.toLocaleString('en')} | ${processes} | ${shoppers} | ${r.loading.uploadSeconds}, ${r.loading.processedSeconds} (${r.loading.itemsPerSecond}) | ${ms(load?.p50)} | ${ms(load?.p95)} | ${ms(load?.p99)} | ${ms(load?.requestsPerSecond)} | ${ms(errors)} | ${fresh} | ${rebuild} |`,
       );
     }
   }
@@ -251,7 +286,7 @@ function printTable(header: string, rows: SizeResult[]): void {
     if (v) console.log(`| ${r.items.toLocaleString('en')} | ${v.vectors.toLocaleString('en')} × ${v.dimensions} | ${v.buildSeconds} | ${v.estimatedMB} / ${v.rssDeltaMB} | ${v.recallAt10} | ${v.recallAt120} | ${v.hnswQueryMs} / ${v.exactQueryMs} |`);
   }
   for (const r of rows) if (r.rebuild && 'skipped' in r.rebuild) console.log(`Rebuild at ${r.items}: ${r.rebuild.skipped}`);
-  for (const r of rows) for (const load of [r.load, r.loadTwo]) if (load?.firstError) console.log(`First error at ${r.items}: ${load.firstError}`);
+  for (const r of rows) for (const load of [r.single, r.load, r.loadTwo]) if (load?.firstError) console.log(`First error at ${r.items}: ${load.firstError}`);
   console.log(`Goals at 100,000 items: p50 ≤ ${GOALS.p50} ms, p95 ≤ ${GOALS.p95} ms; ItemProcessed → searchable ≤ ${GOALS.freshMs} ms.`);
 }
 

@@ -48,7 +48,21 @@ export interface MemoryDoc {
   weights: Float32Array;
   /** A checksum of its embedding: an unchanged vector is not put into the graph again. */
   vectorSum: number;
+  /**
+   * The item id's first 48 bits as a number: ordering by it is ordering by the id (as the read
+   * model orders ties) for all but ids sharing those bits, and costs a subtraction, not a string
+   * comparison; ties among thousands of equal scores are common.
+   */
+  idOrder: number;
 }
+
+/** Item ids in their order, as `MemoryDoc.idOrder` allows it cheaply. */
+export const byItemId = (a: MemoryDoc, b: MemoryDoc): number => a.idOrder - b.idOrder || (a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0);
+
+const idOrderOf = (itemId: string): number => {
+  const order = Number.parseInt(itemId.replace(/-/g, '').slice(0, 12), 16);
+  return Number.isNaN(order) ? 0 : order;
+};
 
 /** The lexeme ids that answer one shopper's word. */
 export type WordLexemes = number[];
@@ -112,12 +126,12 @@ export class DatasetMemory {
     return this.bySlot[doc.slot] === doc;
   }
 
-  put(doc: Omit<MemoryDoc, 'slot' | 'vectorSum'>, vector: number[] | null): void {
+  put(doc: Omit<MemoryDoc, 'slot' | 'vectorSum' | 'idOrder'>, vector: number[] | null): void {
     const previous = this.docs.get(doc.itemId);
     if (previous) this.retire(previous);
     const slot = previous?.slot ?? this.freeSlots.pop() ?? this.bySlot.length;
     const vectorSum = vector?.length ? checksum(vector) : NaN;
-    const placed: MemoryDoc = { ...doc, slot, vectorSum };
+    const placed: MemoryDoc = { ...doc, slot, vectorSum, idOrder: idOrderOf(doc.itemId) };
     this.docs.set(doc.itemId, placed);
     this.bySlot[slot] = placed;
     placed.terms.forEach((term, i) => {
@@ -402,14 +416,19 @@ export class SearchMemory {
   /** The nearest active items of the given datasets, best first. */
   nearest(memories: readonly DatasetMemory[], vector: ArrayLike<number>, k: number): Array<VectorMatch & { doc: MemoryDoc }> {
     const matches: Array<VectorMatch & { doc: MemoryDoc }> = [];
+    const query = vector instanceof Float32Array ? vector : Float32Array.from(vector);
     for (const memory of memories) {
-      if (!memory.vectors || memory.vectors.dimensions !== vector.length) continue;
-      for (const match of memory.vectors.nearest(vector, k)) {
+      if (!memory.vectors || memory.vectors.dimensions !== query.length) continue;
+      for (const match of memory.vectors.nearest(query, k) as Array<VectorMatch & { doc?: MemoryDoc }>) {
         const doc = memory.docs.get(match.key);
-        if (doc) matches.push({ ...match, doc });
+        if (!doc) continue;
+        match.doc = doc;
+        matches.push(match as VectorMatch & { doc: MemoryDoc });
       }
     }
-    return matches.sort((a, b) => b.similarity - a.similarity).slice(0, k);
+    // One dataset's matches come sorted already: only a search over several needs the merge.
+    if (memories.length > 1) matches.sort((a, b) => b.similarity - a.similarity);
+    return matches.length > k ? matches.slice(0, k) : matches;
   }
 
   stats(): Array<{ datasetId: string; items: number; bytes: number }> {

@@ -20,7 +20,7 @@ import { variantHasSize } from '../../domain/search/sizes.js';
 import type { Embedder } from '../../infra/models/port.js';
 import type { DatasetItemBody } from '../../domain/item/record.js';
 import type { ListingVariant } from '../../domain/catalogue/product-input.js';
-import { quotedLexemes, type AttributeTest, type MemoryDoc, type SearchMemory, type WordLexemes } from '../search-memory.js';
+import { byItemId, quotedLexemes, type AttributeTest, type MemoryDoc, type SearchMemory, type WordLexemes } from '../search-memory.js';
 import { loadPricingContext } from './market-pricing.js';
 import { isUuid } from './rows.js';
 import { detectDatasets } from './datasets.js';
@@ -309,7 +309,7 @@ function top(docs: readonly MemoryDoc[], keys: Float64Array): MemoryDoc[] {
   }
   const placed: number[] = [];
   for (let i = 0; i < docs.length; i++) if (keys[i]! >= threshold) placed.push(i);
-  placed.sort((a, b) => keys[b]! - keys[a]! || (docs[a]!.itemId < docs[b]!.itemId ? -1 : docs[a]!.itemId > docs[b]!.itemId ? 1 : 0));
+  placed.sort((a, b) => keys[b]! - keys[a]! || byItemId(docs[a]!, docs[b]!));
   return placed.slice(0, LEG_DEPTH).map((i) => docs[i]!);
 }
 

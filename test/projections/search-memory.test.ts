@@ -26,7 +26,7 @@ t.test('given a lexicon, when a prefix is asked, then every lexeme it begins', a
   t.same(lexicon.withPrefix('zzz'), []);
 });
 
-const doc = (itemId: string, lexicon: Lexicon, text: string, fields: Partial<MemoryDoc> = {}): Omit<MemoryDoc, 'slot' | 'vectorSum'> => ({
+const doc = (itemId: string, lexicon: Lexicon, text: string, fields: Partial<MemoryDoc> = {}): Omit<MemoryDoc, 'slot' | 'vectorSum' | 'idOrder'> => ({
   itemId,
   datasetId: 'd',
   sourceId: null,
