@@ -11,9 +11,10 @@ import type { OrganizationEvent } from './organization/events.js';
 import type { SourceEvent } from './source/events.js';
 import type { SyncJobEvent } from './sync-job/events.js';
 import type { WidgetPresetEvent } from './widget-preset/events.js';
+import { SHOPPER_EVENT_TYPES, type SessionEvent } from './session/events.js';
 
 /** Every event type the domain writes: each must have a schema (a new one fails the type check). */
-type DomainEventType = (ApiKeyEvent | DatasetEvent | ItemEvent | OrganizationEvent | SourceEvent | SyncJobEvent | WidgetPresetEvent)['type'];
+type DomainEventType = (ApiKeyEvent | DatasetEvent | ItemEvent | OrganizationEvent | SourceEvent | SyncJobEvent | WidgetPresetEvent | SessionEvent)['type'];
 
 const id = z.string().min(1);
 const at = z.string().min(1);
@@ -98,6 +99,29 @@ const schemas = {
 
   WidgetPresetCreated: {
     1: data({ presetId: id, ...organizationIds, name: z.string(), options: z.looseObject({ button: object, widget: object }), at }),
+  },
+
+  ShopperEventsRecorded: {
+    1: data({
+      sessionId: id,
+      ...organizationIds,
+      demo: z.boolean(),
+      receivedAt: at,
+      events: z.array(
+        z.looseObject({
+          type: z.enum(SHOPPER_EVENT_TYPES),
+          eventId: z.string().nullable(),
+          at: z.string().nullable(),
+          itemId: z.string().nullable(),
+          datasetId: z.string().nullable(),
+          intent: z.string().nullable(),
+          value: z.number().nullable(),
+          currency: z.string().nullable(),
+          data: z.record(z.string(), z.unknown()).nullable(),
+        }),
+      ),
+      at,
+    }),
   },
 
   ItemQueued: {

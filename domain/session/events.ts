@@ -1,0 +1,41 @@
+// Shopper events (document 3 "Widget, events, analytics"): what a storefront reports of a widget
+// session, recorded on the session's stream `session-<sessionId>`. One store event per accepted
+// request (1 to 100 shopper events): shopper events are high-volume, and a batch appended as one
+// keeps the append, the stream and a replay of a million shopper events cheap, while each shopper
+// event keeps its own fields, type and optional client id inside it.
+export const SHOPPER_EVENT_TYPES = ['widget_open', 'message_sent', 'product_view', 'product_click', 'add_to_cart', 'cart_outcome', 'purchase'] as const;
+export type ShopperEventType = (typeof SHOPPER_EVENT_TYPES)[number];
+
+export interface ShopperEvent {
+  type: ShopperEventType;
+  /** The client's own id for the event, when it sent one: a repeat of an id already recorded on the session is dropped. */
+  eventId: string | null;
+  /** The client's clock, as sent (ISO 8601); null when absent. Days are counted by `receivedAt`. */
+  at: string | null;
+  itemId: string | null;
+  datasetId: string | null;
+  intent: string | null;
+  /** A money amount in major units of `currency` (add_to_cart, purchase). */
+  value: number | null;
+  /** ISO 4217, upper case. */
+  currency: string | null;
+  data: Record<string, unknown> | null;
+}
+
+export interface ShopperEventsRecorded {
+  type: 'ShopperEventsRecorded';
+  data: {
+    sessionId: string;
+    organizationId: string;
+    /** A demo-key session: recorded like any other, counted for the demo organization. */
+    demo: boolean;
+    /** When the service received the request: the time every event of it counts at (client clocks skew). */
+    receivedAt: string;
+    events: ShopperEvent[];
+    at: string;
+  };
+}
+
+export type SessionEvent = ShopperEventsRecorded;
+
+export const sessionStream = (sessionId: string): string => `session-${sessionId}`;
