@@ -1,10 +1,11 @@
 // Who is calling: set by the authentication plugin on every request to a keyed route, read by
 // metering, idempotency and the routes. Routes declare what they need in their config.
 import type { Actor } from '../domain/metadata.js';
+import type { KeyScope } from '../domain/apikey/access.js';
 import type { Plan } from '../domain/plan.js';
 
 export type KeyType = 'public' | 'private';
-export type Scope = 'widget' | 'styling' | 'organization';
+export type Scope = KeyScope;
 
 export interface Caller {
   organizationId: string;

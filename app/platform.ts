@@ -19,6 +19,7 @@ import { deadLetterStore, type DeadLetterStore } from '../infra/queue/dead-lette
 import { allProjectors } from '../projections/index.js';
 import { migrate } from '../projections/migrations.js';
 import { ProjectionRunner } from '../projections/runner.js';
+import { AnalyticsBuilder } from '../projections/analytics-builder.js';
 import { ensureDataDir, narrowTreeToOwner } from './data-dir.js';
 import { serverSecret } from './secret.js';
 import type { KeyDirectory } from '../api/auth/key-directory.js';
@@ -34,6 +35,8 @@ export interface Platform {
   deadLetters: DeadLetterStore;
   objects: ObjectStore;
   projections: ProjectionRunner;
+  /** Fills analytics generations from history (a new timezone, a rebuild); started with the projections role. */
+  analytics: AnalyticsBuilder;
   /** Key lookups of the API role; commands run in this process drop what they make stale. */
   keys?: KeyDirectory;
   secret: string;
@@ -109,6 +112,7 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
     config.s3 ? openS3ObjectStore(config.s3) : openFileObjectStore(path.join(config.dataDir, 'objects')),
   );
   const projections = new ProjectionRunner({ store: eventStore, db: database.db, projectors: allProjectors, logger });
+  const analytics = new AnalyticsBuilder({ store: eventStore, db: database.db, logger });
 
   // Closed in reverse: the runner before the event store it reads, the stores before the database.
   const resources = [...opened].reverse();
@@ -121,6 +125,7 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
     deadLetters,
     objects,
     projections,
+    analytics,
     secret,
     migrated,
     readiness: {
@@ -133,6 +138,7 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
     },
     close: async () => {
       platform.keys?.stop();
+      await analytics.stop();
       await projections.stop();
       await closeAll(resources);
     },

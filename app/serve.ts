@@ -40,7 +40,10 @@ export async function serve(config: Config, roles: readonly Role[] = ROLES): Pro
   }
   cleanups.unshift(() => platform.close());
   if (platform.migrated.length) logger.info({ applied: platform.migrated }, 'read-model migrations applied');
-  if (roles.includes('projections')) await platform.projections.start();
+  if (roles.includes('projections')) {
+    await platform.projections.start();
+    platform.analytics.start();
+  }
 
   const admin: AdminChannel = await openAdminChannel(config.dataDir, (argv) => executeCommand(platform, argv));
   cleanups.unshift(() => admin.close());

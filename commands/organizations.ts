@@ -55,5 +55,9 @@ export const deleteOrganization = (store: EventStore, data: { organizationId: st
 export const setSubscription = (store: EventStore, data: { organizationId: string; active: boolean }, meta: CommandMeta) =>
   run(store, { type: 'SetSubscription', data }, meta);
 
+/** `stylist analytics rebuild --org ID`: the analytics projector starts a new count beside the one in use. */
+export const requestAnalyticsRebuild = (store: EventStore, data: { organizationId: string }, meta: CommandMeta) =>
+  run(store, { type: 'RequestAnalyticsRebuild', data }, meta);
+
 export const setPlanEntry = (store: EventStore, data: { organizationId: string; resource: string; entry: PlanEntry | null }, meta: CommandMeta) =>
   run(store, { type: 'SetPlanEntry', data }, meta);

@@ -73,6 +73,7 @@ const schemas = {
   SubscriptionActivated: { 1: data({ ...organizationIds, at }) },
   SubscriptionDeactivated: { 1: data({ ...organizationIds, at }) },
   PlanEntrySet: { 1: data({ ...organizationIds, resource: z.string(), entry: object.nullable(), at }) },
+  AnalyticsRebuildRequested: { 1: data({ ...organizationIds, at }) },
 
   ApiKeyCreated: {
     1: data({

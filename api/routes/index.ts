@@ -1,6 +1,7 @@
 // Every endpoint group of the API, in the order they are registered.
 import type { FastifyInstance } from 'fastify';
 import type { CatalogueContext } from './catalogue-context.js';
+import { analyticsRoutes } from './analytics.js';
 import { datasetRoutes } from './datasets.js';
 import { itemRoutes } from './items.js';
 import { searchRoutes, type SearchContext } from './search.js';
@@ -19,4 +20,5 @@ export const endpointGroups = (context: PreflightContext & CatalogueContext & Se
   stylingRoutes(context),
   sourceRoutes(context),
   searchRoutes(context),
+  analyticsRoutes(context),
 ];

@@ -14,6 +14,7 @@ import { operator, required, settle, UsageError, type CommandSpec } from './spec
 import { syncCommands } from './sync-commands.js';
 import { queueCommands } from './queue-commands.js';
 import { projectionCommands } from './projection-commands.js';
+import { analyticsCommands } from './analytics-commands.js';
 
 export { UsageError, type CommandSpec } from './spec.js';
 
@@ -26,6 +27,7 @@ export const commands: CommandSpec[] = [
     text: (r) => (r.applied.length ? `applied ${r.applied.join(', ')}` : 'read models are up to date'),
   },
   ...projectionCommands,
+  ...analyticsCommands,
   {
     words: ['demo', 'seed'],
     usage: 'stylist demo seed',

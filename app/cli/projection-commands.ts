@@ -4,6 +4,7 @@
 import { parsePosition, type Position } from '../../infra/eventstore/position.js';
 import { allProjectors } from '../../projections/index.js';
 import { FaultMismatch, type OldestTransaction, type ProjectionStatus } from '../../projections/runner.js';
+import { buildingGenerations, type BuildingGeneration } from '../../projections/analytics-builder.js';
 import { operator, required, UsageError, type CommandSpec } from './spec.js';
 
 const knownProjection = (name: string | undefined): string => {
@@ -38,6 +39,9 @@ const statusLine = (p: ProjectionStatus): string => {
   return head;
 };
 
+const analyticsLine = (b: BuildingGeneration): string =>
+  `analytics rebuild of ${b.organizationId} (${b.reason}, ${b.timezone}) since ${b.requestedAt}: ${b.eventsRead} events replayed, ${b.claimedBy ? `by ${b.claimedBy}` : 'waiting for a projections process'}; the previous numbers answer until it is done`;
+
 const oldestLine = (oldest: OldestTransaction | null): string => {
   if (!oldest) return 'oldest open transaction on the server: n/a (embedded database)';
   if (!oldest.pid && !oldest.state) return 'oldest open transaction on the server: none';
@@ -51,10 +55,19 @@ export const projectionCommands: CommandSpec[] = [
     usage: 'stylist projections status',
     options: {},
     run: async (platform) => {
-      const [projections, oldest] = await Promise.all([platform.projections.status(), platform.projections.oldestTransaction()]);
-      return { projections, oldestTransaction: oldest ?? 'n/a' };
+      const [projections, oldest, analyticsRebuilds] = await Promise.all([
+        platform.projections.status(),
+        platform.projections.oldestTransaction(),
+        buildingGenerations(platform.database.db),
+      ]);
+      return { projections, oldestTransaction: oldest ?? 'n/a', analyticsRebuilds };
     },
-    text: (r) => [...(r.projections as ProjectionStatus[]).map(statusLine), oldestLine(r.oldestTransaction === 'n/a' ? null : r.oldestTransaction)].join('\n'),
+    text: (r) =>
+      [
+        ...(r.projections as ProjectionStatus[]).map(statusLine),
+        ...(r.analyticsRebuilds as BuildingGeneration[]).map(analyticsLine),
+        oldestLine(r.oldestTransaction === 'n/a' ? null : r.oldestTransaction),
+      ].join('\n'),
   },
   {
     words: ['projections', 'rebuild'],

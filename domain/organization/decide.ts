@@ -11,7 +11,8 @@ export type OrganizationCommand =
   | { type: 'UpdateOrganization'; data: { organizationId: string; fields: { name?: string; reportingTimezone?: string } } }
   | { type: 'DeleteOrganization'; data: { organizationId: string } }
   | { type: 'SetSubscription'; data: { organizationId: string; active: boolean } }
-  | { type: 'SetPlanEntry'; data: { organizationId: string; resource: string; entry: PlanEntry | null } };
+  | { type: 'SetPlanEntry'; data: { organizationId: string; resource: string; entry: PlanEntry | null } }
+  | { type: 'RequestAnalyticsRebuild'; data: { organizationId: string } };
 
 /** Document 1: 2 to 100 characters once trimmed; messages of document 2 (PATCH /v1/organization). */
 export const organizationName = (raw: string): string => {
@@ -87,6 +88,8 @@ export const decide = (command: OrganizationCommand, state: OrganizationState, m
       const entry = command.data.entry && planEntry(command.data.entry);
       return [{ type: 'PlanEntrySet', data: { organizationId, resource, entry, at: meta.now } }];
     }
+    case 'RequestAnalyticsRebuild':
+      return [{ type: 'AnalyticsRebuildRequested', data: { organizationId, at: meta.now } }];
     default: {
       const unknown: never = command;
       throw new Error(`Unknown command ${JSON.stringify(unknown)}`);

@@ -42,6 +42,15 @@ export interface PlanEntrySet {
   data: { organizationId: string; resource: string; entry: PlanEntry | null; at: string };
 }
 
+/**
+ * An operator asked for the organization's analytics to be counted again from its events (`stylist
+ * analytics rebuild`): built beside the numbers in use, which answer until the new ones are done.
+ */
+export interface AnalyticsRebuildRequested {
+  type: 'AnalyticsRebuildRequested';
+  data: { organizationId: string; at: string };
+}
+
 export type OrganizationEvent =
   | OrganizationCreated
   | OrganizationRenamed
@@ -50,6 +59,7 @@ export type OrganizationEvent =
   | SubscriptionStarted
   | SubscriptionActivated
   | SubscriptionDeactivated
-  | PlanEntrySet;
+  | PlanEntrySet
+  | AnalyticsRebuildRequested;
 
 export const organizationStream = (organizationId: string): string => `organization-${organizationId}`;

@@ -54,6 +54,8 @@ export const evolve = (state: OrganizationState, event: OrganizationEvent): Orga
     case 'SubscriptionActivated':
     case 'SubscriptionDeactivated':
       return state && state.subscription && { ...state, subscription: { ...state.subscription, active: event.type === 'SubscriptionActivated' } };
+    case 'AnalyticsRebuildRequested':
+      return state;
     case 'PlanEntrySet':
       return (
         state &&

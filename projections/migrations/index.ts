@@ -16,6 +16,7 @@ import * as projectionFaults from './0012_projection_faults.js';
 import * as syncSlots from './0013_sync_slots.js';
 import * as search from './0014_search.js';
 import * as storeAudience from './0015_store_audience.js';
+import * as analytics from './0016_analytics.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -33,4 +34,5 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0013_sync_slots': syncSlots,
   '0014_search': search,
   '0015_store_audience': storeAudience,
+  '0016_analytics': analytics,
 };

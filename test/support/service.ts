@@ -44,6 +44,8 @@ export async function startTestService(t: Teardown, options: TestServiceOptions 
   const config = loadConfig({ DATA_DIR: dataDir, STYLIST_SECRET: 's'.repeat(40), LOG_LEVEL: 'silent', ...queue, ...options.env });
   const platform = await openPlatform(config, createLogger({ level: 'silent' }), { database });
   await platform.projections.start();
+  // As `stylist serve` runs it beside the projections: analytics generations fill in the background.
+  platform.analytics.start();
   const app = await buildServiceApi(platform, { now: options.now });
   const workers = options.workers?.length ? await startWorkers(platform, options.workers, platform.logger) : null;
   t.teardown(async () => {

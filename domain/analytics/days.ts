@@ -1,0 +1,193 @@
+// Daily analytics of shopper events (document 3 "Widget, events, analytics"), as pure functions:
+// which day an event counts on in a timezone, whether an add to cart or purchase was assisted,
+// and the increments a run of recorded events makes to each day. The projector (live) and the
+// blue/green rebuild (history) both fold events through `DayTally`, in `$all` order.
+//
+// Definitions (README "Analytics"):
+//   day            the calendar date, in the reporting timezone, of the instant the service
+//                  received the event (`receivedAt`); the client's `at` is kept but never counts,
+//                  since shopper devices' clocks are often wrong by minutes to years. A day is
+//                  23 or 25 hours long across a daylight-saving change, as the zone's clock says.
+//   sessions       distinct sessions with at least one event that day;
+//   messages, productClicks, addToCarts, purchases: events of that type that day;
+//   revenue        sum of purchase values, per currency (the main one answers as `revenue`);
+//   assisted       an add to cart or purchase of an item the stylist showed earlier in the same
+//                  session (a product_view or product_click of that item before it);
+//   assistedRevenue  sum of assisted purchases' values;
+//   conversionRate   sessions with a purchase that day ÷ sessions that day.
+import type { ShopperEvent } from '../session/events.js';
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+const formatterOf = (timezone: string): Intl.DateTimeFormat => {
+  let formatter = formatters.get(timezone);
+  if (!formatter) {
+    // en-CA formats dates as YYYY-MM-DD.
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timezone, formatter);
+  }
+  return formatter;
+};
+
+/**
+ * Offsets change at most a few times a year, and only at whole minutes: the date of an instant is
+ * cached per zone and quarter hour, so replaying a million events formats a few thousand dates.
+ */
+const dayCache = new Map<string, string>();
+const DAY_CACHE_LIMIT = 50_000;
+const QUARTER_HOUR = 15 * 60 * 1000;
+
+/** The calendar date (YYYY-MM-DD) of `instant` in `timezone`. */
+export function dayOf(instant: string | Date, timezone: string): string {
+  const ms = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
+  if (Number.isNaN(ms)) throw new RangeError(`not an instant: ${String(instant)}`);
+  // Every zone's offset is a whole number of quarter hours (the last exception ended in 1972):
+  // within one quarter hour from the epoch, the date is one.
+  const key = `${timezone}\0${Math.floor(ms / QUARTER_HOUR)}`;
+  let day = dayCache.get(key);
+  if (day === undefined) {
+    day = formatterOf(timezone).format(ms);
+    if (dayCache.size >= DAY_CACHE_LIMIT) dayCache.clear();
+    dayCache.set(key, day);
+  }
+  return day;
+}
+
+export interface DayCounts {
+  messages: number;
+  productClicks: number;
+  addToCarts: number;
+  purchases: number;
+}
+
+/** What a run of events adds to the days of one timezone. */
+export interface DayIncrements {
+  counts: Map<string, DayCounts>;
+  /** `date \0 currency` → [revenue, assisted revenue]; currency '' when the event named none. */
+  revenue: Map<string, [number, number]>;
+  /** `date \0 sessionId` → whether the session purchased that day. */
+  sessions: Map<string, boolean>;
+}
+
+export const emptyIncrements = (): DayIncrements => ({ counts: new Map(), revenue: new Map(), sessions: new Map() });
+
+/** The items shown per session, for attribution. */
+export interface ShownItems {
+  has(sessionId: string, itemId: string): boolean;
+  add(sessionId: string, itemId: string): void;
+}
+
+export const shownInMemory = (): ShownItems & { forget(sessionId: string): void } => {
+  const shown = new Map<string, Set<string>>();
+  return {
+    has: (sessionId, itemId) => shown.get(sessionId)?.has(itemId) ?? false,
+    add: (sessionId, itemId) => {
+      let items = shown.get(sessionId);
+      if (!items) shown.set(sessionId, (items = new Set()));
+      items.add(itemId);
+    },
+    forget: (sessionId) => void shown.delete(sessionId),
+  };
+};
+
+const SHOWING = new Set(['product_view', 'product_click']);
+
+/** Whether each event is assisted, deciding in order and noting what each shows. */
+export function attribute(sessionId: string, events: readonly ShopperEvent[], shown: ShownItems): boolean[] {
+  return events.map((event) => {
+    if (!event.itemId) return false;
+    if (SHOWING.has(event.type)) {
+      shown.add(sessionId, event.itemId);
+      return false;
+    }
+    return (event.type === 'add_to_cart' || event.type === 'purchase') && shown.has(sessionId, event.itemId);
+  });
+}
+
+/** Adds one request's events (already attributed) to the increments of the days of `timezone`. */
+export function tally(into: DayIncrements, timezone: string, batch: { sessionId: string; receivedAt: string; events: readonly ShopperEvent[] }, assisted: readonly boolean[]): void {
+  if (!batch.events.length) return;
+  const date = dayOf(batch.receivedAt, timezone);
+  let counts = into.counts.get(date);
+  if (!counts) into.counts.set(date, (counts = { messages: 0, productClicks: 0, addToCarts: 0, purchases: 0 }));
+  const sessionKey = `${date}\0${batch.sessionId}`;
+  let purchased = into.sessions.get(sessionKey) ?? false;
+  batch.events.forEach((event, i) => {
+    if (event.type === 'message_sent') counts.messages++;
+    else if (event.type === 'product_click') counts.productClicks++;
+    else if (event.type === 'add_to_cart') counts.addToCarts++;
+    else if (event.type === 'purchase') {
+      counts.purchases++;
+      purchased = true;
+      if (event.value !== null) {
+        const key = `${date}\0${event.currency ?? ''}`;
+        const sums = into.revenue.get(key) ?? [0, 0];
+        sums[0] += event.value;
+        if (assisted[i]) sums[1] += event.value;
+        into.revenue.set(key, sums);
+      }
+    }
+  });
+  into.sessions.set(sessionKey, purchased);
+}
+
+/** One day as GET /v1/analytics/daily answers it. */
+export interface DailyFigures {
+  date: string;
+  sessions: number;
+  messages: number;
+  productClicks: number;
+  addToCarts: number;
+  purchases: number;
+  revenue: number;
+  revenueByCurrency?: Record<string, number>;
+  assistedRevenue: number;
+  /** Sessions with a purchase ÷ sessions, 0 with no sessions; rounded to 4 places. */
+  conversionRate: number;
+}
+
+/** A stored day, before the main currency is chosen. */
+export interface StoredDay extends DayCounts {
+  date: string;
+  sessions: number;
+  purchasingSessions: number;
+  /** Currency ('' for none named) → [revenue, assisted]. */
+  revenue: Map<string, [number, number]>;
+}
+
+const cents = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * The answer for one day: revenue in `mainCurrency` (events that named no currency count in it),
+ * other currencies beside it in `revenueByCurrency`, never converted.
+ */
+export function dailyFigures(day: StoredDay, mainCurrency: string): DailyFigures {
+  let revenue = 0;
+  let assistedRevenue = 0;
+  const others: Record<string, number> = {};
+  for (const [currency, [sum, assisted]] of [...day.revenue].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    if (currency === '' || currency === mainCurrency) {
+      revenue += sum;
+      assistedRevenue += assisted;
+    } else others[currency] = cents((others[currency] ?? 0) + sum);
+  }
+  return {
+    date: day.date,
+    sessions: day.sessions,
+    messages: day.messages,
+    productClicks: day.productClicks,
+    addToCarts: day.addToCarts,
+    purchases: day.purchases,
+    revenue: cents(revenue),
+    ...(Object.keys(others).length ? { revenueByCurrency: others } : {}),
+    assistedRevenue: cents(assistedRevenue),
+    conversionRate: day.sessions ? Math.round((day.purchasingSessions / day.sessions) * 10_000) / 10_000 : 0,
+  };
+}
+
+/** Every date from `from` to `to` (YYYY-MM-DD), inclusive. */
+export function datesBetween(from: string, to: string): string[] {
+  const dates: string[] = [];
+  for (let at = Date.parse(`${from}T00:00:00Z`); at <= Date.parse(`${to}T00:00:00Z`); at += 86_400_000) dates.push(new Date(at).toISOString().slice(0, 10));
+  return dates;
+}

@@ -1,0 +1,217 @@
+// Fills building analytics generations (projections/analytics.ts) from history: replays `$all`
+// from the start up to the position that opened the generation, folding the organization's
+// shopper events through the same tally as the live projector (which adds everything after that
+// position), then swaps it in: in one transaction it adds what it counted, becomes the active
+// generation and drops the old one. Until then the old numbers answer.
+//
+// Runs in every process with the projections role. A generation is claimed with a heartbeat, so
+// two processes never fill the same one and a claim left by a killed process is taken over after
+// CLAIM_TIMEOUT; the replay then starts again (it writes nothing until the swap).
+import { hostname } from 'node:os';
+import { sql, type Kysely } from 'kysely';
+import { attribute, emptyIncrements, shownInMemory, tally } from '../domain/analytics/days.js';
+import type { ShopperEventsRecorded } from '../domain/session/events.js';
+import type { EventStore, RecordedEvent } from '../infra/eventstore/port.js';
+import { comparePositions, parsePosition } from '../infra/eventstore/position.js';
+import { addIncrements, dropGeneration, SHOWN_KEPT_MS } from './analytics.js';
+import type { RunnerLogger } from './runner-core.js';
+
+const CLAIM_TIMEOUT_SECONDS = 30;
+const PAGE = 2000;
+
+export interface BuildingGeneration {
+  organizationId: string;
+  generation: number;
+  timezone: string;
+  reason: string;
+  requestedAt: string;
+  eventsRead: number;
+  claimedBy: string | null;
+}
+
+export interface AnalyticsBuilderOptions {
+  store: EventStore;
+  db: Kysely<any>;
+  logger?: RunnerLogger;
+  /** How often it looks for work when idle (default 0.5 s). */
+  pollMs?: number;
+}
+
+export class AnalyticsBuilder {
+  private readonly me = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly options: AnalyticsBuilderOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.stopped = false;
+    this.running = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+    this.running = null;
+  }
+
+  /** Builds every generation waiting now, here; returns how many it completed (tests, the CLI without a server). */
+  async runOnce(): Promise<number> {
+    let built = 0;
+    for (;;) {
+      const claimed = await this.claim();
+      if (!claimed) return built;
+      if (await this.build(claimed)) built++;
+    }
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.runOnce();
+      } catch (error) {
+        this.options.logger?.error({ err: error }, 'analytics rebuild failed; it is tried again');
+      }
+      if (this.stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.options.pollMs ?? 500);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+
+  private async claim(): Promise<(BuildingGeneration & { sincePosition: string }) | null> {
+    const { rows } = await sql<{ organization_id: string; generation: number; timezone: string; reason: string; requested_at: string; since_position: string }>`
+      update analytics_generations g set claimed_by = ${this.me}, heartbeat_at = now(), events_read = 0
+       where (g.organization_id, g.generation) = (
+         select organization_id, generation from analytics_generations
+          where state = 'building' and (heartbeat_at is null or heartbeat_at < now() - make_interval(secs => ${CLAIM_TIMEOUT_SECONDS}))
+          order by requested_at, organization_id limit 1 for update skip locked)
+      returning g.organization_id, g.generation, g.timezone, g.reason, g.requested_at, g.since_position`.execute(this.options.db);
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      organizationId: row.organization_id,
+      generation: Number(row.generation),
+      timezone: row.timezone,
+      reason: row.reason,
+      requestedAt: row.requested_at,
+      eventsRead: 0,
+      claimedBy: this.me,
+      sincePosition: row.since_position,
+    };
+  }
+
+  /** False when the generation was superseded or taken over meanwhile. */
+  private async build(target: BuildingGeneration & { sincePosition: string }): Promise<boolean> {
+    const { store, db, logger } = this.options;
+    const started = Date.now();
+    const until = parsePosition(target.sincePosition);
+    const increments = emptyIncrements();
+    const shown = shownInMemory();
+    const lastSeen = new Map<string, number>();
+    let read = 0;
+    let after: RecordedEvent['position'] | undefined;
+    logger?.info({ organizationId: target.organizationId, generation: target.generation, timezone: target.timezone, reason: target.reason }, 'analytics rebuild started');
+    for (let done = false; !done; ) {
+      const page = await store.readAll({ ...(after ? { after } : {}), maxCount: PAGE });
+      if (!page.length) break;
+      for (const event of page) {
+        if (comparePositions(event.position, until) >= 0) {
+          done = true;
+          break;
+        }
+        read++;
+        if (event.type !== 'ShopperEventsRecorded') continue;
+        const data = (event as RecordedEvent<ShopperEventsRecorded>).data;
+        if (data.organizationId !== target.organizationId) continue;
+        const assisted = attribute(data.sessionId, data.events, shown);
+        tally(increments, target.timezone, data, assisted);
+        lastSeen.set(data.sessionId, Date.parse(data.receivedAt));
+      }
+      after = page.at(-1)!.position;
+      forgetEndedSessions(shown, lastSeen);
+      if (!(await this.heartbeat(target, read))) return false;
+      if (this.stopped) return false;
+    }
+    const swapped = await db.transaction().execute(async (trx) => {
+      const current = await trx
+        .selectFrom('analytics_generations')
+        .select(['state', 'claimed_by'])
+        .where('organization_id', '=', target.organizationId)
+        .where('generation', '=', target.generation)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!current || current.state !== 'building' || current.claimed_by !== this.me) return false;
+      await addIncrements(trx, target.organizationId, target.generation, increments);
+      const older = await trx
+        .selectFrom('analytics_generations')
+        .select('generation')
+        .where('organization_id', '=', target.organizationId)
+        .where('generation', '<', target.generation)
+        .execute();
+      for (const row of older) await dropGeneration(trx, target.organizationId, Number(row.generation));
+      await trx
+        .updateTable('analytics_generations')
+        .set({ state: 'active', completed_at: new Date().toISOString(), events_read: read, claimed_by: null, heartbeat_at: null })
+        .where('organization_id', '=', target.organizationId)
+        .where('generation', '=', target.generation)
+        .execute();
+      return true;
+    });
+    logger?.info(
+      { organizationId: target.organizationId, generation: target.generation, timezone: target.timezone, events: read, seconds: (Date.now() - started) / 1000, swapped },
+      swapped ? 'analytics rebuilt and swapped in' : 'analytics rebuild superseded',
+    );
+    return swapped;
+  }
+
+  /** Records progress; false when the generation is gone (superseded) or claimed by another process. */
+  private async heartbeat(target: BuildingGeneration, read: number): Promise<boolean> {
+    const result = await this.options.db
+      .updateTable('analytics_generations')
+      .set({ heartbeat_at: sql`now()`, events_read: read })
+      .where('organization_id', '=', target.organizationId)
+      .where('generation', '=', target.generation)
+      .where('state', '=', 'building')
+      .where('claimed_by', '=', this.me)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+}
+
+/** Sessions last a day: what one showed is forgotten three days after its last event (bounds the replay's memory). */
+function forgetEndedSessions(shown: ReturnType<typeof shownInMemory>, lastSeen: Map<string, number>): void {
+  let newest = 0;
+  for (const at of lastSeen.values()) if (at > newest) newest = at;
+  for (const [sessionId, at] of lastSeen) {
+    if (at >= newest - SHOWN_KEPT_MS) continue;
+    lastSeen.delete(sessionId);
+    shown.forget(sessionId);
+  }
+}
+
+/** Generations being built, for `stylist projections status` and the analytics answer. */
+export async function buildingGenerations(db: Kysely<any>, organizationId?: string): Promise<BuildingGeneration[]> {
+  let query = db
+    .selectFrom('analytics_generations')
+    .select(['organization_id', 'generation', 'timezone', 'reason', 'requested_at', 'events_read', 'claimed_by'])
+    .where('state', '=', 'building');
+  if (organizationId) query = query.where('organization_id', '=', organizationId);
+  const rows = await query.orderBy('requested_at').execute();
+  return rows.map((row) => ({
+    organizationId: row.organization_id,
+    generation: Number(row.generation),
+    timezone: row.timezone,
+    reason: row.reason,
+    requestedAt: row.requested_at,
+    eventsRead: Number(row.events_read),
+    claimedBy: row.claimed_by,
+  }));
+}
