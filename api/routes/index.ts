@@ -2,6 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { CatalogueContext } from './catalogue-context.js';
 import { datasetRoutes } from './datasets.js';
+import type { ImageLinks } from './image-links.js';
+import { imageRoutes, type ImagesContext } from './images.js';
 import { itemRoutes } from './items.js';
 import { searchRoutes, type SearchContext } from './search.js';
 import { sourceRoutes } from './sources.js';
@@ -10,7 +12,7 @@ import { widgetPreflightRoutes, type PreflightContext } from './widget-preflight
 import { organizationRoutes } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
 
-export const endpointGroups = (context: PreflightContext & CatalogueContext & SearchContext): Array<(app: FastifyInstance) => void | Promise<void>> => [
+export const endpointGroups = (context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks): Array<(app: FastifyInstance) => void | Promise<void>> => [
   organizationRoutes(context),
   widgetPresetRoutes(context),
   widgetPreflightRoutes(context),
@@ -19,4 +21,5 @@ export const endpointGroups = (context: PreflightContext & CatalogueContext & Se
   stylingRoutes(context),
   sourceRoutes(context),
   searchRoutes(context),
+  imageRoutes(context),
 ];
