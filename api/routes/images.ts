@@ -59,4 +59,7 @@ export const imageRoutes = (context: ImagesContext) => (app: FastifyInstance) =>
     },
     serve,
   );
+  // The same handler without a key (a 400 naming it). Registered on its own so the router keeps
+  // `/v1/image/` as a node of its own: without it `printRoutes` shows the wildcard as a bare `*`.
+  app.get('/v1/image/', { schema: { hide: true } }, serve);
 };
