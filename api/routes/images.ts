@@ -40,6 +40,8 @@ export const imageRoutes = (context: ImagesContext) => (app: FastifyInstance) =>
       throw error;
     }
     reply.header('etag', image.etag).header('cache-control', IMAGE_CACHE_CONTROL);
+    // Storefronts on any site show these (an <img>, a widget's canvas), so any origin may read them.
+    reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
     if (matches(request.headers['if-none-match'], image.etag)) return reply.code(304).send();
     return reply.header('content-type', image.contentType).send(image.body);
   };

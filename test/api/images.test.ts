@@ -44,6 +44,8 @@ for (const setup of storeSetups()) {
       t.match(response.headers.etag, /^"[A-Za-z0-9_-]{20,}"$/, 'strong: no W/');
       t.equal(Number(response.headers['content-length']), original.length);
       t.notOk(response.headers['x-ratelimit-resource'], 'not metered');
+      t.equal(response.headers['access-control-allow-origin'], '*', 'any storefront may use it');
+      t.equal(response.headers['cross-origin-resource-policy'], 'cross-origin');
       const again = await get(`/v1/image/${key}`);
       t.equal(again.headers.etag, response.headers.etag, 'the same tag each time');
     });
