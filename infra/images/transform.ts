@@ -43,8 +43,9 @@ export function sharpTransformer(options: SharpTransformerOptions = {}): ImageTr
       } catch (error) {
         throw new UntransformableImage(`it is not an image that can be read (${reason(error)})`);
       }
-      const pixels = (meta.width ?? 0) * (meta.height ?? 0) * Math.max(1, meta.pages ?? 1);
-      if (pixels > maxPixels) throw new UntransformableImage(`${meta.width}×${meta.height} pixels is over the limit of ${maxPixels / 1_000_000} megapixels`);
+      // Only the first frame of an animation is read, so one frame's pixels are what count.
+      const height = meta.pageHeight ?? meta.height ?? 0;
+      if ((meta.width ?? 0) * height > maxPixels) throw new UntransformableImage(`${meta.width}×${height} pixels is over the limit of ${maxPixels / 1_000_000} megapixels`);
       const original = (IMAGE_FORMATS as readonly string[]).includes(meta.format ?? '') ? (meta.format as ImageFormat) : 'jpeg';
       const format = chain.format ?? original;
       try {

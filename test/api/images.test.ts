@@ -100,6 +100,13 @@ for (const setup of storeSetups()) {
         // libvips reports AVIF as heif.
         t.match(await decode(response.rawPayload), { format: format === 'avif' ? 'heif' : format, width: 200, height: 250 }, format);
       }
+      // A GIF is served as stored; its variants are JPEG unless a format is asked for.
+      const gif = `uploads/${randomUUID()}.gif`;
+      await objects.put(gif, await sharp(original).resize({ width: 100 }).gif().toBuffer(), { contentType: 'image/gif' });
+      t.equal((await get(`/v1/image/${gif}`)).headers['content-type'], 'image/gif');
+      const resized = await get(`/v1/image/${gif}/-/resize/50x`);
+      t.equal(resized.headers['content-type'], 'image/jpeg');
+      t.match(await decode(resized.rawPayload), { format: 'jpeg', width: 50 });
     });
 
     t.test('quality: lower quality, fewer bytes, in every lossy format and in PNG (palette)', async (t) => {
