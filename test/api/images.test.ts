@@ -253,12 +253,15 @@ t.test('a burst of new variants past the queue is told to come back: 503 with Re
   const { app, key } = await tightApi(t);
   const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => app.inject({ url: `/v1/image/${key}/-/resize/${300 + i}x` })));
   const statuses = answers.map((a) => a.statusCode).sort();
-  t.equal(statuses.filter((s) => s === 200).length, 2, `one running and one queued are served (${statuses.join(' ')})`);
+  // One running and one queued are served; the rest are refused (more are served only if the first
+  // job ends before the last request arrives, which a very slow machine could do).
+  t.ok(statuses.filter((s) => s === 200).length >= 2, `running and queued ones are served (${statuses.join(' ')})`);
+  t.ok(statuses.filter((s) => s === 503).length >= 4, 'the rest are told to come back');
+  t.same(statuses.filter((s) => s !== 200 && s !== 503), [], 'nothing else');
   for (const busy of answers.filter((a) => a.statusCode === 503)) {
     t.equal(busy.headers['retry-after'], '1');
     t.match(busy.json(), { error: 'Too many images are being resized right now. Try again shortly.' });
   }
-  t.equal(statuses.filter((s) => s === 503).length, 6);
   // Once the burst is over, the same requests succeed.
   for (const i of [2, 3]) t.equal((await app.inject({ url: `/v1/image/${key}/-/resize/${300 + i}x` })).statusCode, 200);
 });
