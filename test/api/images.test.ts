@@ -234,6 +234,16 @@ t.test('items link their photos through the route, and the demo catalogue photos
     const one = await service.app.inject({ url: `/v1/datasets/${datasetId}/items/${item.itemId}`, headers });
     t.same(one.json().item.product.assets.images, item.product.assets.images, 'the single-item response links the same way');
   }
+  // Search results carry the same links.
+  t.equal((await service.app.inject({ method: 'PATCH', url: `/v1/datasets/${datasetId}/activate`, headers })).statusCode, 200);
+  const search = await service.app.inject({ method: 'POST', url: '/v1/search', headers: { authorization: `Bearer ${org.publicKey}` }, payload: { query: sample[0]!.input.name, datasetIds: [datasetId] } });
+  t.equal(search.statusCode, 200, search.body.slice(0, 200));
+  const results = search.json().results as Item[];
+  t.ok(results.length > 0, 'found');
+  for (const result of results) {
+    const listed = items.find((item) => item.itemId === result.itemId)!;
+    t.same(result.product.assets.images.map((image) => image.uploaded), listed.product.assets.images.map((image) => image.uploaded), 'same urls as the item list');
+  }
 });
 
 /** The route on a delivery of the test's own, with one transform slot and one place in the queue. */
