@@ -9,6 +9,8 @@ import { endpointGroups } from '../api/routes/index.js';
 import { ensureDemoOrganization } from '../commands/demo.js';
 import { DEMO_ORGANIZATION_ID } from '../domain/demo.js';
 import { demoPlan } from '../domain/plan.js';
+import { sharpTransformer } from '../infra/images/transform.js';
+import { ImageDelivery } from '../infra/images/variants.js';
 import { postgresUsageStore } from '../infra/metering/usage-store.js';
 import { openModels } from '../infra/models/index.js';
 import { SearchMemory } from '../projections/search-memory.js';
@@ -50,6 +52,11 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       () => {},
     );
   }
+  const images = new ImageDelivery({
+    objects: platform.objects,
+    transformer: sharpTransformer(),
+    onStoreError: (error, key) => logger.warn({ err: error, key }, 'an image variant was served but could not be kept in the object store'),
+  });
   const app = await buildApi({
     logger,
     readiness: platform.readiness,
@@ -66,6 +73,8 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       queue: platform.queue,
       uploadBudget: new BodyBudget(config.uploadBudgetBytes),
       search: { memory, embedder: openModels(config).embedder },
+      images,
+      baseUrl: config.baseUrl,
     }),
   });
   return app;

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { CatalogueContext } from './catalogue-context.js';
 import { analyticsRoutes } from './analytics.js';
 import { datasetRoutes } from './datasets.js';
+import type { ImageLinks } from './image-links.js';
+import { imageRoutes, type ImagesContext } from './images.js';
 import { itemRoutes } from './items.js';
 import { searchRoutes, type SearchContext } from './search.js';
 import { sourceRoutes } from './sources.js';
@@ -11,7 +13,7 @@ import { widgetPreflightRoutes, type PreflightContext } from './widget-preflight
 import { organizationRoutes } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
 
-export const endpointGroups = (context: PreflightContext & CatalogueContext & SearchContext): Array<(app: FastifyInstance) => void | Promise<void>> => [
+export const endpointGroups = (context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks): Array<(app: FastifyInstance) => void | Promise<void>> => [
   organizationRoutes(context),
   widgetPresetRoutes(context),
   widgetPreflightRoutes(context),
@@ -21,4 +23,5 @@ export const endpointGroups = (context: PreflightContext & CatalogueContext & Se
   sourceRoutes(context),
   searchRoutes(context),
   analyticsRoutes(context),
+  imageRoutes(context),
 ];

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { AGE_GROUPS, COLOR_FAMILIES, FITS, GENDERS, IMAGE_TYPES, MATERIALS, PATTERNS, SLOTS } from '../../domain/catalogue/vocabulary.js';
 
-const storedImage = z.object({ id: z.string(), key: z.string() });
+// `url` is ours, beside the spec's id and key: `{BASE_URL}/v1/image/{key}`, ready for an <img>.
+const storedImage = z.object({ id: z.string(), key: z.string(), url: z.string().describe('`{BASE_URL}/v1/image/{key}`: the photo through the image route.') });
 
 export const variantSchema = z.object({
   variantId: z.string(),

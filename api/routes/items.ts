@@ -15,6 +15,7 @@ import { zodRoutes } from '../plugins/validation.js';
 import type { CatalogueContext } from './catalogue-context.js';
 import { callerOf, commandMeta } from './context.js';
 import { DATASET_ERRORS, settle } from './dataset-shared.js';
+import { linkItem, type ImageLinks } from './image-links.js';
 import { itemSchema } from './item-schema.js';
 import { pagination, paginationSchema, validatedPage } from './pagination.js';
 
@@ -55,7 +56,7 @@ const historyEvent = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
-export const itemRoutes = (context: CatalogueContext) => (app: FastifyInstance) => {
+export const itemRoutes = (context: CatalogueContext & ImageLinks) => (app: FastifyInstance) => {
   const routes = zodRoutes(app);
 
   /** The organization's dataset, or the named 404 of document 2. */
@@ -157,7 +158,7 @@ export const itemRoutes = (context: CatalogueContext) => (app: FastifyInstance) 
       const dataset = await datasetOf(organizationId, request.params.datasetId);
       const { page, limit } = request.query;
       const { items, total } = await listItems(context.db, organizationId, dataset.datasetId, page, limit);
-      return { items, pagination: pagination(page, limit, total) };
+      return { items: items.map((item) => linkItem(item, context.baseUrl)), pagination: pagination(page, limit, total) };
     },
   );
 
@@ -172,7 +173,7 @@ export const itemRoutes = (context: CatalogueContext) => (app: FastifyInstance) 
       const dataset = await datasetOf(organizationId, request.params.datasetId);
       const item = await getItem(context.db, organizationId, dataset.datasetId, request.params.itemId);
       if (!item) throw new NotFound(`Item '${request.params.itemId}' not found in dataset '${dataset.datasetId}'.`);
-      return { item };
+      return { item: linkItem(item, context.baseUrl) };
     },
   );
 
@@ -199,7 +200,7 @@ export const itemRoutes = (context: CatalogueContext) => (app: FastifyInstance) 
       await settle(context, position);
       const item = await getItem(context.db, organizationId, dataset.datasetId, itemId);
       if (!item) throw notFound;
-      return { item };
+      return { item: linkItem(item, context.baseUrl) };
     },
   );
 

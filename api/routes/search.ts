@@ -7,6 +7,7 @@ import { MARKET_FALLBACKS } from '../../domain/pricing/index.js';
 import { searchCatalogue, type SearchDeps } from '../../projections/queries/search.js';
 import { zodRoutes } from '../plugins/validation.js';
 import { callerOf, type RouteContext } from './context.js';
+import { linkItem, type ImageLinks } from './image-links.js';
 import { itemSchema, variantSchema } from './item-schema.js';
 
 export interface SearchContext extends RouteContext {
@@ -92,7 +93,7 @@ const response = z.object({
   market: z.object({ country: z.string().nullable(), currency: z.string(), exact: z.boolean() }),
 });
 
-export const searchRoutes = (context: SearchContext) => (app: FastifyInstance) => {
+export const searchRoutes = (context: SearchContext & ImageLinks) => (app: FastifyInstance) => {
   // The search memory stops following the read model with the server.
   app.addHook('onClose', async () => context.search.memory.close());
   zodRoutes(app).post(
@@ -110,7 +111,7 @@ export const searchRoutes = (context: SearchContext) => (app: FastifyInstance) =
     },
     async (request) => {
       const { query, limit, datasetIds, store, country, filters } = request.body;
-      return searchCatalogue(
+      const found = await searchCatalogue(
         { db: context.db, ...context.search },
         {
           organizationId: callerOf(request).organizationId,
@@ -122,6 +123,7 @@ export const searchRoutes = (context: SearchContext) => (app: FastifyInstance) =
           ...(filters ? { filters } : {}),
         },
       );
+      return { ...found, results: found.results.map((result) => linkItem(result, context.baseUrl)) };
     },
   );
 };

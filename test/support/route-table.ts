@@ -35,8 +35,8 @@ export function routeTable(app: FastifyInstance): TableRoute[] {
   return routes;
 }
 
-/** `/v1/datasets/:datasetId` → `/v1/datasets/{datasetId}`, as the OpenAPI document names it. */
-export const openApiPath = (url: string): string => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+/** `/v1/datasets/:datasetId` → `/v1/datasets/{datasetId}` (and a wildcard `*` → `{*}`), as the OpenAPI document names it. */
+export const openApiPath = (url: string): string => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{*}');
 
 /** The path parameters of a route, in order. */
 export const pathParams = (url: string): string[] => [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '');
