@@ -11,7 +11,7 @@
 //
 // The agent's turn events will count here too (messages): a handler per type, in the same tally.
 import { sql, type Kysely } from 'kysely';
-import { attribute, emptyIncrements, tally, type DayIncrements, type ShownItems } from '../domain/analytics/days.js';
+import { attribute, emptyIncrements, tally, tenThousandthsText, type DayIncrements, type ShownItems } from '../domain/analytics/days.js';
 import type { OrganizationEvent } from '../domain/organization/events.js';
 import type { SessionEvent, ShopperEventsRecorded } from '../domain/session/events.js';
 import type { RecordedEvent } from '../infra/eventstore/port.js';
@@ -49,7 +49,7 @@ export async function addIncrements(db: Kysely<any>, organizationId: string, gen
   }
   const revenue = [...increments.revenue].map(([key, [sum, assisted]]) => {
     const [date = '', currency = ''] = key.split('\0');
-    return { date, currency, sum: String(sum), assisted: String(assisted) };
+    return { date, currency, sum: tenThousandthsText(sum), assisted: tenThousandthsText(assisted) };
   });
   if (revenue.length) {
     await sql`
@@ -117,18 +117,24 @@ class ShownInBatch implements ShownItems {
     // Only sessions that add to cart or buy ask what was shown.
     const asking = [...new Set(batch.filter((e) => e.data.events.some((s) => (s.type === 'add_to_cart' || s.type === 'purchase') && s.itemId)).map((e) => e.data.sessionId))];
     if (asking.length) {
-      const { rows } = await sql<{ session_id: string; item_id: string }>`select session_id, item_id from analytics_shown where session_id = any(${asking}::uuid[])`.execute(db);
-      for (const row of rows) shown.known.add(`${row.session_id}\0${row.item_id}`);
+      const { rows } = await sql<{ organization_id: string; session_id: string; item_id: string }>`
+        select organization_id, session_id, item_id from analytics_shown where session_id = any(${asking}::uuid[])`.execute(db);
+      for (const row of rows) shown.known.add(`${row.organization_id}\0${row.session_id}\0${row.item_id}`);
     }
     return shown;
   }
 
+  // A session belongs to one organization (its token says which); the key holds both all the same.
+  private key(sessionId: string, itemId: string): string {
+    return `${this.current!.data.organizationId}\0${sessionId}\0${itemId}`;
+  }
+
   has(sessionId: string, itemId: string): boolean {
-    return this.known.has(`${sessionId}\0${itemId}`);
+    return this.known.has(this.key(sessionId, itemId));
   }
 
   add(sessionId: string, itemId: string): void {
-    const key = `${sessionId}\0${itemId}`;
+    const key = this.key(sessionId, itemId);
     if (this.known.has(key)) return;
     this.known.add(key);
     this.added.push([sessionId, itemId, this.current!.data.organizationId, this.current!.data.receivedAt]);

@@ -63,7 +63,11 @@ export interface DayCounts {
 /** What a run of events adds to the days of one timezone. */
 export interface DayIncrements {
   counts: Map<string, DayCounts>;
-  /** `date \0 currency` → [revenue, assisted revenue]; currency '' when the event named none. */
+  /**
+   * `date \0 currency` → [revenue, assisted revenue] in ten-thousandths of the currency's unit,
+   * as integers: sums come out the same whatever the order and batching of the events (floating
+   * point sums would not), which is what lets a replay equal the live count to the cent.
+   */
   revenue: Map<string, [number, number]>;
   /** `date \0 sessionId` → whether the session purchased that day. */
   sessions: Map<string, boolean>;
@@ -122,14 +126,25 @@ export function tally(into: DayIncrements, timezone: string, batch: { sessionId:
       if (event.value !== null) {
         const key = `${date}\0${event.currency ?? ''}`;
         const sums = into.revenue.get(key) ?? [0, 0];
-        sums[0] += event.value;
-        if (assisted[i]) sums[1] += event.value;
+        const amount = toTenThousandths(event.value);
+        sums[0] += amount;
+        if (assisted[i]) sums[1] += amount;
         into.revenue.set(key, sums);
       }
     }
   });
   into.sessions.set(sessionKey, purchased);
 }
+
+/** Money as counted: ten-thousandths of a unit (amounts finer than that are rounded). */
+export const toTenThousandths = (value: number): number => Math.round(value * 10_000);
+
+/** Ten-thousandths as the exact decimal text Postgres `numeric` takes. */
+export const tenThousandthsText = (amount: number): string => {
+  const sign = amount < 0 ? '-' : '';
+  const digits = String(Math.abs(amount)).padStart(5, '0');
+  return `${sign}${digits.slice(0, -4)}.${digits.slice(-4)}`;
+};
 
 /** One day as GET /v1/analytics/daily answers it. */
 export interface DailyFigures {
@@ -151,7 +166,7 @@ export interface StoredDay extends DayCounts {
   date: string;
   sessions: number;
   purchasingSessions: number;
-  /** Currency ('' for none named) → [revenue, assisted]. */
+  /** Currency ('' for none named) → [revenue, assisted], in units (decimal). */
   revenue: Map<string, [number, number]>;
 }
 

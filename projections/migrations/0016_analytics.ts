@@ -58,7 +58,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('item_id', 'text', (c) => c.notNull())
     .addColumn('organization_id', 'uuid', (c) => c.notNull())
     .addColumn('received_at', 'timestamptz', (c) => c.notNull())
-    .addPrimaryKeyConstraint('analytics_shown_pk', ['session_id', 'item_id'])
+    .addPrimaryKeyConstraint('analytics_shown_pk', ['session_id', 'item_id', 'organization_id'])
     .execute();
   await sql`create index analytics_shown_received on analytics_shown (received_at)`.execute(db);
 }

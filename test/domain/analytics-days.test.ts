@@ -1,6 +1,6 @@
 // Days in a timezone, attribution and the tally the analytics read model is built from.
 import t from 'tap';
-import { attribute, dailyFigures, datesBetween, dayOf, emptyIncrements, shownInMemory, tally } from '../../domain/analytics/days.js';
+import { attribute, dailyFigures, datesBetween, dayOf, emptyIncrements, shownInMemory, tally, tenThousandthsText, toTenThousandths } from '../../domain/analytics/days.js';
 import type { ShopperEvent } from '../../domain/session/events.js';
 
 const event = (type: ShopperEvent['type'], fields: Partial<ShopperEvent> = {}): ShopperEvent => ({
@@ -63,7 +63,7 @@ t.test('the tally counts each type, distinct sessions, revenue per currency and 
     sessions,
     purchasingSessions: purchasing,
     ...increments.counts.get(date)!,
-    revenue: new Map([...increments.revenue].filter(([key]) => key.startsWith(date)).map(([key, sums]) => [key.split('\0')[1]!, sums])),
+    revenue: new Map([...increments.revenue].filter(([key]) => key.startsWith(date)).map(([key, [sum, assisted]]) => [key.split('\0')[1]!, [sum / 10_000, assisted / 10_000] as [number, number]])),
   });
   t.same(dailyFigures(stored('2026-05-01', 1, 1), 'CAD'), {
     date: '2026-05-01',
@@ -79,6 +79,16 @@ t.test('the tally counts each type, distinct sessions, revenue per currency and 
   }, 'a purchase naming no currency counts in the main one; others stand beside it, unconverted');
   t.same(increments.sessions.get('2026-05-01\0s1'), true, 'the session purchased that day');
   t.same(dailyFigures(stored('2026-05-02', 1, 0), 'CAD').conversionRate, 0);
+});
+
+t.test('money is counted exactly, in ten-thousandths, whatever the order of the events', async (t) => {
+  const amounts = [0.1, 0.2, 19.99, 1234.5678, 0.3];
+  const sum = (list: number[]) => list.reduce((total, value) => total + toTenThousandths(value), 0);
+  t.equal(sum(amounts), sum([...amounts].reverse()));
+  t.equal(tenThousandthsText(sum(amounts)), '1255.1578');
+  t.equal(tenThousandthsText(toTenThousandths(0.05)), '0.0500');
+  t.equal(tenThousandthsText(toTenThousandths(-2.5)), '-2.5000');
+  t.not(0.1 + 0.2 + 0.3, 0.3 + 0.2 + 0.1, 'which floating point sums are not');
 });
 
 t.test('datesBetween lists every day of the range, inclusive', async (t) => {
