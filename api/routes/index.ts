@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CatalogueContext } from './catalogue-context.js';
 import { datasetRoutes } from './datasets.js';
+import { shopperEventRoutes, type EventsContext } from './events.js';
 import { itemRoutes } from './items.js';
 import { searchRoutes, type SearchContext } from './search.js';
 import { sourceRoutes } from './sources.js';
@@ -10,7 +11,7 @@ import { widgetPreflightRoutes, type PreflightContext } from './widget-preflight
 import { organizationRoutes } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
 
-export const endpointGroups = (context: PreflightContext & CatalogueContext & SearchContext): Array<(app: FastifyInstance) => void | Promise<void>> => [
+export const endpointGroups = (context: PreflightContext & CatalogueContext & SearchContext & EventsContext): Array<(app: FastifyInstance) => void | Promise<void>> => [
   organizationRoutes(context),
   widgetPresetRoutes(context),
   widgetPreflightRoutes(context),
@@ -19,4 +20,5 @@ export const endpointGroups = (context: PreflightContext & CatalogueContext & Se
   stylingRoutes(context),
   sourceRoutes(context),
   searchRoutes(context),
+  shopperEventRoutes(context),
 ];
