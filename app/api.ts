@@ -25,6 +25,8 @@ export interface ServiceApiOptions {
   warmSearch?: boolean;
   /** Per-minute bounds of POST /v1/events (defaults in api/routes/events.ts); benchmarks raise the per-address one. */
   eventLimits?: Partial<EventLimits>;
+  /** Keep widget preflight's presets and stores in memory (default true; benchmarks compare without). */
+  cachePreflight?: boolean;
 }
 
 export async function buildServiceApi(platform: Platform, options: ServiceApiOptions = {}): Promise<FastifyInstance> {
@@ -72,7 +74,7 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       db: platform.database.db,
       waitFor: (position, projections) => platform.projections.waitFor(position, projections),
       serverSecret: platform.secret,
-      preflightCache,
+      preflightCache: options.cachePreflight === false ? undefined : preflightCache,
       eventLimits: options.eventLimits,
       queue: platform.queue,
       uploadBudget: new BodyBudget(config.uploadBudgetBytes),
