@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../api/app.js';
 import { BodyBudget } from '../api/body-budget.js';
 import { KeyDirectory } from '../api/auth/key-directory.js';
+import { PreflightCache } from '../api/preflight-cache.js';
+import type { EventLimits } from '../api/routes/events.js';
 import { endpointGroups } from '../api/routes/index.js';
 import { ensureDemoOrganization } from '../commands/demo.js';
 import { DEMO_ORGANIZATION_ID } from '../domain/demo.js';
@@ -23,6 +25,10 @@ export interface ServiceApiOptions {
   keyCacheTtlMs?: number;
   /** Load every active dataset into the search memory at once, so no shopper waits for it (`stylist serve`). */
   warmSearch?: boolean;
+  /** Per-minute bounds of POST /v1/events (defaults in api/routes/events.ts); benchmarks raise the per-address one. */
+  eventLimits?: Partial<EventLimits>;
+  /** Keep widget preflight's presets and stores in memory (default true; benchmarks compare without). */
+  cachePreflight?: boolean;
 }
 
 export async function buildServiceApi(platform: Platform, options: ServiceApiOptions = {}): Promise<FastifyInstance> {
@@ -30,6 +36,11 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
   const keys = new KeyDirectory({ db: platform.database.db, ttlMs: options.keyCacheTtlMs });
   platform.keys = keys;
   await keys.follow(platform.eventStore, (position) => platform.projections.waitFor(position, ['organizations', 'api_keys'], 60_000));
+
+  // Widget preflight's presets and stores, forgotten when a change to them reaches the event store
+  // (the subscription ends when the event store closes, like the key directory's).
+  const preflightCache = new PreflightCache({ db: platform.database.db });
+  await preflightCache.follow(platform.eventStore, (position) => platform.projections.waitFor(position, ['widget_presets', 'datasets'], 60_000));
 
   const plan = demoPlan(config.demo.quota, config.demo.rpm);
   const seeded = await ensureDemoOrganization(platform.eventStore, plan, new Date().toISOString());
@@ -70,6 +81,8 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       db: platform.database.db,
       waitFor: (position, projections) => platform.projections.waitFor(position, projections),
       serverSecret: platform.secret,
+      preflightCache: options.cachePreflight === false ? undefined : preflightCache,
+      eventLimits: options.eventLimits,
       queue: platform.queue,
       uploadBudget: new BodyBudget(config.uploadBudgetBytes),
       search: { memory, embedder: openModels(config).embedder },

@@ -3,20 +3,30 @@
 // is the key's own website restriction, checked on the real request (document 1's 403 `This API
 // key cannot be used from <origin>.`), whose answer also carries the CORS headers so the page can
 // read why. Private-key routes get no CORS headers: a browser must never hold a private key.
+// Routes a browser calls without any key (`config.browser`: shopper events, which carry the
+// widget session in `X-Service-Session`) are offered to every origin the same way.
 //
 // Not @fastify/cors: at preflight it cannot tell which route (public or private key) the browser
 // is about to call; that takes a router of the public routes, built here as fastify adds them.
 import FindMyWay from 'find-my-way';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Service-Session';
 const EXPOSED_HEADERS = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Resource';
 const MAX_AGE_SECONDS = '600';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Browsers may call this route from any origin though it takes no key (CORS as for public-key routes). */
+    browser?: boolean;
+  }
+}
 
 export function registerCors(app: FastifyInstance): void {
   const publicRoutes = FindMyWay();
   app.addHook('onRoute', (route) => {
-    if ((route.config as { auth?: string } | undefined)?.auth !== 'public') return;
+    const config = route.config as { auth?: string; browser?: boolean } | undefined;
+    if (config?.auth !== 'public' && config?.browser !== true) return;
     for (const method of [route.method].flat()) publicRoutes.on(method as FindMyWay.HTTPMethod, route.url, () => undefined);
   });
 

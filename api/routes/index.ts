@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CatalogueContext } from './catalogue-context.js';
 import { analyticsRoutes } from './analytics.js';
 import { datasetRoutes } from './datasets.js';
+import { shopperEventRoutes, type EventsContext } from './events.js';
 import type { ImageLinks } from './image-links.js';
 import { imageRoutes, type ImagesContext } from './images.js';
 import { itemRoutes } from './items.js';
@@ -13,7 +14,9 @@ import { widgetPreflightRoutes, type PreflightContext } from './widget-preflight
 import { organizationRoutes } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
 
-export const endpointGroups = (context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks): Array<(app: FastifyInstance) => void | Promise<void>> => [
+export const endpointGroups = (
+  context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks & EventsContext,
+): Array<(app: FastifyInstance) => void | Promise<void>> => [
   organizationRoutes(context),
   widgetPresetRoutes(context),
   widgetPreflightRoutes(context),
@@ -22,6 +25,7 @@ export const endpointGroups = (context: PreflightContext & CatalogueContext & Se
   stylingRoutes(context),
   sourceRoutes(context),
   searchRoutes(context),
+  shopperEventRoutes(context),
   analyticsRoutes(context),
   imageRoutes(context),
 ];

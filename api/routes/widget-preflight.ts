@@ -4,16 +4,18 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFound } from '../../domain/errors.js';
+import { organizationStores } from '../../projections/queries/datasets.js';
 import { getWidgetPreset, latestWidgetPreset } from '../../projections/queries/widget-presets.js';
 import { issueSessionToken, SESSION_TTL_MS } from '../auth/session-token.js';
+import type { PreflightCache } from '../preflight-cache.js';
 import { zodRoutes } from '../plugins/validation.js';
 import { callerOf, type RouteContext } from './context.js';
 import { presetSchema } from './widget-presets.js';
 
 export interface PreflightContext extends RouteContext {
   serverSecret: string;
-  /** The stores of the organization's active datasets; none until datasets exist. */
-  stores?: (organizationId: string) => Promise<Array<{ name: string; domain: string }>>;
+  /** Presets and stores per organization with bounded staleness; without it every preflight reads the read models. */
+  preflightCache?: PreflightCache;
 }
 
 export const widgetPreflightRoutes = (context: PreflightContext) => (app: FastifyInstance) => {
@@ -37,13 +39,21 @@ export const widgetPreflightRoutes = (context: PreflightContext) => (app: Fastif
     async (request) => {
       const caller = callerOf(request);
       const { themeId } = request.query;
-      const theme = themeId ? await getWidgetPreset(context.db, caller.organizationId, themeId) : await latestWidgetPreset(context.db, caller.organizationId);
+      const { organizationId } = caller;
+      const cache = context.preflightCache;
+      const [theme, stores] = await Promise.all([
+        themeId
+          ? (cache?.preset(organizationId, themeId) ?? getWidgetPreset(context.db, organizationId, themeId))
+          : (cache?.latestPreset(organizationId) ?? latestWidgetPreset(context.db, organizationId)),
+        cache?.stores(organizationId) ?? organizationStores(context.db, organizationId),
+      ]);
       if (themeId && !theme) throw new NotFound(`Widget preset not found: ${themeId}`);
-      const session = { sessionId: randomUUID(), organizationId: caller.organizationId, demo: caller.demo, expiresAt: new Date(Date.now() + SESSION_TTL_MS) };
+      // Bound to the organization and the key that opened it (null for the demo key), valid a day.
+      const session = { sessionId: randomUUID(), organizationId, keyId: caller.keyId, demo: caller.demo, expiresAt: new Date(Date.now() + SESSION_TTL_MS) };
       return {
         session: { sessionId: session.sessionId, token: issueSessionToken(context.serverSecret, session), expiresAt: session.expiresAt.toISOString() },
         theme,
-        stores: (await context.stores?.(caller.organizationId)) ?? [],
+        stores,
         demo: caller.demo,
       };
     },

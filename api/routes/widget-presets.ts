@@ -6,6 +6,7 @@ import { NotFound } from '../../domain/errors.js';
 import { COLOUR_FIELDS, HEX_COLOUR, PRESET_LIMITS, presetMessages, type ColourField } from '../../domain/widget-preset/fields.js';
 import { getWidgetPreset, listWidgetPresets, WIDGET_PRESET_LIST_LIMIT } from '../../projections/queries/widget-presets.js';
 import { zodRoutes } from '../plugins/validation.js';
+import type { PreflightCache } from '../preflight-cache.js';
 import { callerOf, commandMeta, type RouteContext } from './context.js';
 
 const PROJECTIONS = ['widget_presets'];
@@ -60,7 +61,7 @@ export const presetSchema = z.object({
   modified: z.string(),
 });
 
-export const widgetPresetRoutes = (context: RouteContext) => (app: FastifyInstance) => {
+export const widgetPresetRoutes = (context: RouteContext & { preflightCache?: PreflightCache }) => (app: FastifyInstance) => {
   const routes = zodRoutes(app);
 
   routes.post(
@@ -73,6 +74,8 @@ export const widgetPresetRoutes = (context: RouteContext) => (app: FastifyInstan
       const { organizationId } = callerOf(request);
       const { presetId, position } = await createWidgetPreset(context.eventStore, { organizationId, fields: request.body }, commandMeta(request));
       await context.waitFor(position, PROJECTIONS);
+      // The widget's latest theme changed: this process's next preflight shows it at once.
+      context.preflightCache?.forget(organizationId);
       const created = await getWidgetPreset(context.db, organizationId, presetId);
       if (!created) throw new Error(`widget preset ${presetId} is not in the read model after waiting for it`);
       return reply.code(201).send({ preset: created });

@@ -221,3 +221,32 @@ export async function deletionCounts(db: Kysely<any>, organizationId: string, da
     .executeTakeFirstOrThrow();
   return { itemsDeletedCount: Number(row.items), queuedDeletedCount: Number(row.queued), sourcesDeletedCount: Number(sources.n), syncJobsDeletedCount: Number(jobs.n) };
 }
+
+export interface StoreSummary {
+  name: string;
+  domain: string;
+}
+
+/**
+ * The stores the widget serves (widget preflight): one per store domain of the organization's
+ * active datasets, oldest dataset first. A dataset names its store by `storeName`, else by its own
+ * name; its domain is `storeDomain`, else the host of `storeUrl`; a dataset with neither is no store.
+ */
+export async function organizationStores(db: Kysely<any>, organizationId: string): Promise<StoreSummary[]> {
+  if (!isUuid(organizationId)) return [];
+  const rows = await db
+    .selectFrom('datasets')
+    .select(['name', 'config'])
+    .where('organization_id', '=', organizationId)
+    .where('status', '=', 'active')
+    .orderBy('created_at')
+    .orderBy('sequence')
+    .execute();
+  const stores = new Map<string, StoreSummary>();
+  for (const row of rows) {
+    const config = json<DatasetConfig>(row.config);
+    const domain = config.storeDomain ? config.storeDomain.trim().toLowerCase() : config.storeUrl ? hostOf(config.storeUrl) : null;
+    if (domain && !stores.has(domain)) stores.set(domain, { name: config.storeName ?? String(row.name), domain });
+  }
+  return [...stores.values()];
+}

@@ -5,11 +5,12 @@ import { apiKeyDecider } from '../../domain/apikey/index.js';
 import { datasetDecider } from '../../domain/dataset/index.js';
 import { itemDecider } from '../../domain/item/index.js';
 import { organizationDecider } from '../../domain/organization/index.js';
+import { sessionDecider } from '../../domain/session/index.js';
 import { sourceDecider } from '../../domain/source/index.js';
 import { widgetPresetDecider } from '../../domain/widget-preset/index.js';
 
 const unknownEvent = { type: 'FromANewerBuild', data: { at: '2026-01-02T03:04:05.000Z' } };
-const deciders = { apiKeyDecider, datasetDecider, itemDecider, organizationDecider, sourceDecider, widgetPresetDecider };
+const deciders = { apiKeyDecider, datasetDecider, itemDecider, organizationDecider, sessionDecider, sourceDecider, widgetPresetDecider };
 
 for (const [name, decider] of Object.entries(deciders)) {
   t.test(`${name}: an unknown event type leaves the state unchanged`, async (t) => {

@@ -1,0 +1,151 @@
+// POST /v1/events (document 3 "Widget, events, analytics"): a storefront reports what its
+// shoppers did in a widget session. No key: the session token from widget preflight, in
+// `X-Service-Session`, says which organization and session the events belong to. Not metered
+// against a plan (document 1: the route uses no key); bounded per session and per client address
+// instead, and by the session's cap of events (domain/session/decide.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ShopperEventRecorder } from '../../commands/shopper-events.js';
+import { SHOPPER_EVENT_TYPES, type ShopperEvent } from '../../domain/session/index.js';
+import { readSessionToken, type WidgetSession } from '../auth/session-token.js';
+import { MinuteWindows } from '../minute-windows.js';
+import { HttpError } from '../plugins/errors.js';
+import { zodRoutes } from '../plugins/validation.js';
+import type { RouteContext } from './context.js';
+
+export const SESSION_HEADER = 'x-service-session';
+export const SESSION_MISSING = 'Session token missing or expired.';
+
+export interface EventLimits {
+  /** Requests per minute one session may send (default 120). */
+  sessionRpm: number;
+  /** Requests per minute from one client address, all sessions together (default 1,200). */
+  addressRpm: number;
+}
+
+export const DEFAULT_EVENT_LIMITS: EventLimits = { sessionRpm: 120, addressRpm: 1200 };
+
+export interface EventsContext extends RouteContext {
+  serverSecret: string;
+  eventLimits?: Partial<EventLimits>;
+}
+
+/** Sizes of each field of a shopper event. */
+export const EVENT_FIELD_LIMITS = { eventId: 64, itemId: 200, datasetId: 200, intent: 1024, dataBytes: 2048, value: 1_000_000_000 } as const;
+export const MAX_EVENTS_PER_REQUEST = 100;
+// 100 events at their largest (about 370 KB written plainly) fit; a bigger body is refused unread (413).
+const BODY_LIMIT = 512 * 1024;
+
+const ITEM_REQUIRED = new Set(['product_view', 'product_click', 'add_to_cart']);
+
+const text = (max: number) => z.string().min(1).max(max);
+const shopperEventSchema = z.object({
+  type: z.enum(SHOPPER_EVENT_TYPES),
+  eventId: text(EVENT_FIELD_LIMITS.eventId).nullish().describe('Your id for the event: a repeat of an id already recorded on the session is dropped.'),
+  at: z.iso.datetime({ offset: true }).nullish().describe("The shopper's clock (ISO 8601), kept as sent; days count by the time the service received the request."),
+  itemId: text(EVENT_FIELD_LIMITS.itemId).nullish(),
+  datasetId: text(EVENT_FIELD_LIMITS.datasetId).nullish(),
+  intent: text(EVENT_FIELD_LIMITS.intent).nullish().describe('The cart action intent token the agent handed out.'),
+  value: z.number().min(0).max(EVENT_FIELD_LIMITS.value).nullish().describe('A money amount in major units of `currency`.'),
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/)
+    .transform((code) => code.toUpperCase())
+    .nullish(),
+  data: z.looseObject({}).nullish().describe(`Anything else worth keeping, at most ${EVENT_FIELD_LIMITS.dataBytes} bytes as JSON.`),
+});
+
+type ParsedEvent = z.output<typeof shopperEventSchema>;
+
+const eventProblems = (event: ParsedEvent, index: number): Array<{ path: Array<string | number>; message: string }> => {
+  const at = (field: string) => ['events', index, field];
+  const name = (field: string) => `events[${index}].${field}`;
+  const problems: Array<{ path: Array<string | number>; message: string }> = [];
+  if (ITEM_REQUIRED.has(event.type) && !event.itemId) problems.push({ path: at('itemId'), message: `${name('itemId')} is required for ${event.type}.` });
+  if (event.value != null && !event.currency) problems.push({ path: at('currency'), message: `${name('currency')} is required with value.` });
+  // NUL and unpaired surrogates (which jsonb cannot hold) never get here: the common body check
+  // refuses them with 400 (api/plugins/json-body.ts).
+  if (event.data) {
+    const json = JSON.stringify(event.data);
+    if (Buffer.byteLength(json) > EVENT_FIELD_LIMITS.dataBytes) problems.push({ path: at('data'), message: `${name('data')} must be at most ${EVENT_FIELD_LIMITS.dataBytes} bytes as JSON.` });
+  }
+  return problems;
+};
+
+const bodySchema = z
+  .object({
+    events: z.array(shopperEventSchema).min(1).max(MAX_EVENTS_PER_REQUEST),
+  })
+  .superRefine((body, ctx) => {
+    body.events.forEach((event, index) => {
+      for (const problem of eventProblems(event, index)) ctx.addIssue({ code: 'custom', ...problem });
+    });
+  });
+
+const toShopperEvent = (event: ParsedEvent): ShopperEvent => ({
+  type: event.type,
+  eventId: event.eventId ?? null,
+  at: event.at ?? null,
+  itemId: event.itemId ?? null,
+  datasetId: event.datasetId ?? null,
+  intent: event.intent ?? null,
+  value: event.value ?? null,
+  currency: event.currency ?? null,
+  data: event.data ?? null,
+});
+
+/** The session each admitted request carries, and when it arrived. */
+const admitted = new WeakMap<FastifyRequest, { session: WidgetSession; receivedAt: string }>();
+
+export const shopperEventRoutes = (context: EventsContext) => (app: FastifyInstance) => {
+  const limits = { ...DEFAULT_EVENT_LIMITS, ...context.eventLimits };
+  const recorder = new ShopperEventRecorder(context.eventStore);
+  const windows = new MinuteWindows();
+
+  const tooMany = (reply: FastifyReply, message: string, retryAfter: number) => {
+    reply.header('retry-after', String(retryAfter));
+    return new HttpError(429, message, { retryAfter });
+  };
+
+  // Before the body is read: a request without a live session costs nothing more.
+  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers[SESSION_HEADER];
+    const session = typeof header === 'string' ? readSessionToken(context.serverSecret, header.trim(), new Date()) : null;
+    if (!session) throw new HttpError(401, SESSION_MISSING);
+    const now = Date.now();
+    const receivedAt = new Date(now).toISOString();
+    const byAddress = windows.hit(`ip:${request.ip}`, limits.addressRpm, now);
+    if (!byAddress.allowed) throw tooMany(reply, `Too many event requests from this address (${limits.addressRpm} per minute).`, byAddress.retryAfter);
+    const bySession = windows.hit(`session:${session.sessionId}`, limits.sessionRpm, now);
+    if (!bySession.allowed) throw tooMany(reply, `Too many event requests for this session (${limits.sessionRpm} per minute).`, bySession.retryAfter);
+    admitted.set(request, { session, receivedAt });
+  };
+
+  zodRoutes(app).post(
+    '/v1/events',
+    {
+      config: { browser: true },
+      bodyLimit: BODY_LIMIT,
+      onRequest: admit,
+      schema: {
+        summary: 'Record shopper events of a widget session',
+        headers: z.object({ [SESSION_HEADER]: z.string().optional().describe('The session token from GET /v1/widget/preflight.') }),
+        body: bodySchema,
+        response: { 202: z.object({ accepted: z.number().int().describe('Events newly recorded; repeats of a recorded eventId are not counted.') }) },
+      },
+    },
+    async (request, reply) => {
+      const { session, receivedAt } = admitted.get(request)!;
+      const { accepted } = await recorder.record(
+        { sessionId: session.sessionId, organizationId: session.organizationId, demo: session.demo, receivedAt, events: request.body.events.map(toShopperEvent) },
+        {
+          now: receivedAt,
+          // The key that opened the session; `demo` as authentication names the demo key.
+          actor: session.keyId ? { kind: 'key', id: session.keyId } : session.demo ? { kind: 'key', id: 'demo' } : { kind: 'system', id: 'widget-session' },
+          correlationId: request.correlationId,
+        },
+      );
+      return reply.code(202).send({ accepted });
+    },
+  );
+};

@@ -1,0 +1,216 @@
+// Widget sessions and shopper events under load, on the real service API over HTTP (issue 15):
+//   preflight  GET /v1/widget/preflight, 32 connections, an unlimited plan (and a metered one, and
+//              one without the preflight cache), beside GET /healthz in the same run;
+//   ingest     POST /v1/events, batches of 20 shopper events, 32 connections, each request on the
+//              next of many sessions (every event a new client id), counted back from the store.
+// Each figure is one exported function taking a running bench service, so another figure (the
+// analytics replay) is one more function and one more row of the same table.
+//   BENCH_SECONDS=10 (per run)  BENCH_BACKENDS=postgres,pglite  DATABASE_URL=postgres://…
+//   BENCH_ONLY=preflight|ingest
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { createLogger } from '../api/logging.js';
+import { buildServiceApi } from '../app/api.js';
+import { executeCommand } from '../app/cli/execute.js';
+import { openPlatform, type Platform } from '../app/platform.js';
+import { loadConfig } from '../infra/config/config.js';
+import { EVENTS_TABLE } from '../infra/eventstore/postgres-schema.js';
+import { openPgliteBackend, openPostgresBackend, type BenchBackend } from './eventstore.js';
+
+export interface Figure {
+  backend: string;
+  figure: string;
+  /** Requests per second (for ingest: requests of `batch` events). */
+  requestsPerSecond: number;
+  eventsPerSecond?: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  note?: string;
+}
+
+/** A service on a fresh database with one organization: presets, stores, an unlimited and a metered key. */
+export interface BenchService {
+  backend: BenchBackend;
+  platform: Platform;
+  /** The service API listening on 127.0.0.1 (address in `url`). */
+  url: string;
+  app: FastifyInstance;
+  unlimitedKey: string;
+  meteredKey: string;
+  organizationId: string;
+  close(): Promise<void>;
+}
+
+const CONNECTIONS = 32;
+const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+/** autocannon in its own process, so the load generator does not share the server's event loop. */
+function autocannon(url: string, headers: Record<string, string>, seconds: number): Promise<{ requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number }> {
+  const args = [autocannonBin, '-c', String(CONNECTIONS), '-d', String(seconds), '-j', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), url];
+  return runJson(process.execPath, args);
+}
+
+function runJson<T>(command: string, args: string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`${path.basename(args[args.length - 2] ?? command)} exited with ${code}`))));
+  });
+}
+
+const colours = Object.fromEntries(
+  ['buttonColor', 'buttonHoverColor', 'buttonTextColor', 'typingDotColor', 'accentColor', 'accentHoverColor', 'mutedTextColor', 'primaryTextColor', 'pageColor', 'surfaceColor', 'borderColor', 'inputColor', 'footerColor'].map((k) => [k, '#336699']),
+);
+
+export async function startBenchService(backend: BenchBackend): Promise<BenchService> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'stylist-bench-analytics-'));
+  const config = loadConfig({ DATA_DIR: dataDir, STYLIST_SECRET: 'b'.repeat(40), LOG_LEVEL: 'silent' });
+  const platform = await openPlatform(config, createLogger({ level: 'silent' }), { database: backend.database });
+  await platform.projections.start();
+  // Every load comes from 127.0.0.1: the per-address bound of /v1/events is raised, the per-session one kept.
+  const app = await buildServiceApi(platform, { eventLimits: { addressRpm: 1e9 } });
+  const cli = async (argv: string[]) => {
+    const answer = await executeCommand(platform, argv);
+    if (!answer.ok) throw new Error(answer.error);
+    return answer.result as Record<string, string>;
+  };
+  const org = await cli(['org', 'create', '--name', 'Bench Boutique', '--plan', 'unlimited', '--json']);
+  const organizationId = org.organizationId!;
+  // A second organization whose plan meters preflight with limits the run cannot reach: every request counts quota and RPM.
+  const meteredOrg = await cli(['org', 'create', '--name', 'Bench Metered', '--json']);
+  await cli(['plan', 'set', '--org', meteredOrg.organizationId!, '--resource', 'api.v1.widget.preflight', '--quota', '1000000000', '--rpm', '1000000000']);
+  for (const key of [org.privateKey!, meteredOrg.privateKey!]) {
+    for (const name of ['Light', 'Dark', 'Holiday']) {
+      const created = await app.inject({ method: 'POST', url: '/v1/widget/presets', headers: { authorization: `Bearer ${key}` }, payload: { name, buttonLabel: 'Ask a stylist', ...colours } });
+      if (created.statusCode !== 201) throw new Error(`creating a preset: ${created.statusCode} ${created.body}`);
+    }
+    for (const [name, domain] of [['Main', 'main.example.com'], ['Outlet', 'outlet.example.com']]) {
+      const created = await app.inject({ method: 'POST', url: '/v1/datasets', headers: { authorization: `Bearer ${key}` }, payload: { name, config: { storeName: name, storeDomain: domain } } });
+      if (created.statusCode !== 201) throw new Error(`creating a dataset: ${created.statusCode} ${created.body}`);
+      await app.inject({ method: 'PATCH', url: `/v1/datasets/${created.json().datasetId}/activate`, headers: { authorization: `Bearer ${key}` } });
+    }
+  }
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    backend,
+    platform,
+    app,
+    url,
+    unlimitedKey: org.publicKey!,
+    meteredKey: meteredOrg.publicKey!,
+    organizationId,
+    close: async () => {
+      await app.close();
+      await platform.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Preflight against /healthz in the same run: unlimited plan (the issue's figure), without the cache, and metered. */
+export async function measurePreflight(service: BenchService, seconds: number): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const measure = async (figure: string, url: string, headers: Record<string, string>, note?: string) => {
+    await autocannon(url, headers, 2); // warm-up: JIT, pools, caches
+    const result = await autocannon(url, headers, seconds);
+    figures.push({ backend: service.backend.kind, figure, requestsPerSecond: Math.round(result.requests.average), p50Ms: result.latency.p50, p99Ms: result.latency.p99, non2xx: result.non2xx, ...(note ? { note } : {}) });
+  };
+  await measure('GET /healthz', `${service.url}/healthz`, {});
+  await measure('preflight, unlimited plan', `${service.url}/v1/widget/preflight`, { authorization: `Bearer ${service.unlimitedKey}` }, 'goal ≥ 5,000 req/s');
+  // The same service without the cache, as a second API on the same database, only for its run.
+  const uncached = await buildServiceApi(service.platform, { cachePreflight: false });
+  try {
+    const uncachedUrl = await uncached.listen({ port: 0, host: '127.0.0.1' });
+    await measure('preflight, unlimited plan, no cache', `${uncachedUrl}/v1/widget/preflight`, { authorization: `Bearer ${service.unlimitedKey}` }, 'before: preset + stores queries per request');
+  } finally {
+    await uncached.close();
+  }
+  await measure('preflight, metered (quota + RPM)', `${service.url}/v1/widget/preflight`, { authorization: `Bearer ${service.meteredKey}` }, 'two counter statements per batch of requests');
+  return figures;
+}
+
+/** Shopper events over HTTP, batches of `batch`, on `sessions` widget sessions taken in turn. */
+export async function measureIngest(service: BenchService, seconds: number, batch = 20, sessions = 2000): Promise<Figure[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < sessions; i++) {
+    const response = await service.app.inject({ url: '/v1/widget/preflight', headers: { authorization: `Bearer ${service.unlimitedKey}` } });
+    tokens.push(response.json().session.token);
+  }
+  const settingsFile = path.join(os.tmpdir(), `stylist-bench-ingest-${process.pid}.json`);
+  const client = fileURLToPath(new URL('analytics/ingest-client.ts', import.meta.url));
+  const run = async (runSeconds: number, offset: number) => {
+    // Each run on sessions of its own, so the warm-up's events do not count against the measured run's sessions.
+    const own = [...tokens.slice(offset), ...tokens.slice(0, offset)];
+    await writeFile(settingsFile, JSON.stringify({ url: `${service.url}/v1/events`, tokens: own, batch, connections: CONNECTIONS, seconds: runSeconds }));
+    return runJson<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number }>(process.execPath, ['--import', 'tsx', client, settingsFile]);
+  };
+  try {
+    await run(2, sessions / 2);
+    const before = await recordedShopperEvents(service);
+    const result = await run(seconds, 0);
+    const recorded = (await recordedShopperEvents(service)) - before;
+    return [
+      {
+        backend: service.backend.kind,
+        figure: `POST /v1/events, ${batch} a request, ${sessions} sessions`,
+        requestsPerSecond: Math.round(result.requests.average),
+        eventsPerSecond: Math.round(recorded / seconds),
+        p50Ms: result.latency.p50,
+        p99Ms: result.latency.p99,
+        non2xx: result.non2xx,
+        note: `goal ≥ 5,000 events/s; ${recorded} events in the store`,
+      },
+    ];
+  } finally {
+    await rm(settingsFile, { force: true });
+  }
+}
+
+/** Shopper events on the store, counted from the events themselves. */
+async function recordedShopperEvents(service: BenchService): Promise<number> {
+  const { rows } = await sql<{ n: string | number | null }>`
+    select sum(jsonb_array_length(data->'events')) as n from ${sql.table(EVENTS_TABLE)} where type = 'ShopperEventsRecorded'`.execute(service.platform.database.db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+export const machine = (): string => {
+  const cpus = os.cpus();
+  return `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load ${os.loadavg().map((l) => l.toFixed(1)).join('/')}, Node ${process.version}`;
+};
+
+async function main(): Promise<void> {
+  const seconds = Number(process.env.BENCH_SECONDS) || 10;
+  const backends = (process.env.BENCH_BACKENDS || 'postgres').split(',');
+  const only = process.env.BENCH_ONLY;
+  const figures: Figure[] = [];
+  const startedOn = machine();
+  for (const kind of backends) {
+    const backend = kind === 'postgres' ? await openPostgresBackend() : await openPgliteBackend();
+    const service = await startBenchService(backend).catch(async (error: unknown) => {
+      await backend.dispose();
+      throw error;
+    });
+    try {
+      if (!only || only === 'preflight') figures.push(...(await measurePreflight(service, seconds)));
+      if (!only || only === 'ingest') figures.push(...(await measureIngest(service, seconds)));
+    } finally {
+      await service.close();
+      await backend.dispose();
+    }
+  }
+  console.log(`machine: ${startedOn}`);
+  console.table(figures);
+  await mkdir(new URL('results/', import.meta.url), { recursive: true });
+  await writeFile(new URL('results/analytics.json', import.meta.url), JSON.stringify({ at: new Date().toISOString(), machine: startedOn, seconds, figures }, null, 2));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
