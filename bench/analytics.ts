@@ -5,8 +5,10 @@
 //              next of many sessions (every event a new client id), counted back from the store.
 // Each figure is one exported function taking a running bench service, so another figure (the
 // analytics replay) is one more function and one more row of the same table.
+//   replay     1,000,000 shopper events counted into the analytics read model three ways
+//              (bench/analytics/replay.ts; its own database, Postgres only).
 //   BENCH_SECONDS=10 (per run)  BENCH_BACKENDS=postgres,pglite  DATABASE_URL=postgres://…
-//   BENCH_ONLY=preflight|ingest
+//   BENCH_ONLY=preflight|ingest|replay  BENCH_SHOPPER_EVENTS=1000000
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -22,6 +24,7 @@ import { openPlatform, type Platform } from '../app/platform.js';
 import { loadConfig } from '../infra/config/config.js';
 import { EVENTS_TABLE } from '../infra/eventstore/postgres-schema.js';
 import { openPgliteBackend, openPostgresBackend, type BenchBackend } from './eventstore.js';
+import { measureReplay, printReplay, type ReplayResult } from './analytics/replay.js';
 
 export interface Figure {
   backend: string;
@@ -193,7 +196,7 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
   const figures: Figure[] = [];
   const startedOn = machine();
-  for (const kind of backends) {
+  for (const kind of only === 'replay' ? [] : backends) {
     const backend = kind === 'postgres' ? await openPostgresBackend() : await openPgliteBackend();
     const service = await startBenchService(backend).catch(async (error: unknown) => {
       await backend.dispose();
@@ -207,10 +210,12 @@ async function main(): Promise<void> {
       await backend.dispose();
     }
   }
+  const replay: ReplayResult | null = !only || only === 'replay' ? await measureReplay(Number(process.env.BENCH_SHOPPER_EVENTS) || 1_000_000) : null;
   console.log(`machine: ${startedOn}`);
-  console.table(figures);
+  if (figures.length) console.table(figures);
+  if (replay) printReplay(replay);
   await mkdir(new URL('results/', import.meta.url), { recursive: true });
-  await writeFile(new URL('results/analytics.json', import.meta.url), JSON.stringify({ at: new Date().toISOString(), machine: startedOn, seconds, figures }, null, 2));
+  await writeFile(new URL('results/analytics.json', import.meta.url), JSON.stringify({ at: new Date().toISOString(), machine: startedOn, seconds, figures, replay }, null, 2));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

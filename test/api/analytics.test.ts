@@ -51,6 +51,23 @@ t.test('a private key reads it; a public key, no key or a key without the analyt
   t.equal((await daily('from=2026-05-01&to=2026-05-01', { authorization: `Bearer ${analyst.privateKey}` })).statusCode, 200);
 });
 
+t.test('end to end: a widget session reports events and the day counts them', async (t) => {
+  const { service, org, daily } = await setUp(t);
+  const preflight = await service.app.inject({ url: '/v1/widget/preflight', headers: { authorization: `Bearer ${org.publicKey}` } });
+  t.equal(preflight.statusCode, 200);
+  const { token } = preflight.json().session;
+  const send = (events: object[]) => service.app.inject({ method: 'POST', url: '/v1/events', headers: { 'x-service-session': token }, payload: { events } });
+  t.equal((await send([{ type: 'widget_open' }, { type: 'message_sent' }, { type: 'product_click', itemId: 'linen-dress' }])).statusCode, 202);
+  t.equal((await send([{ type: 'purchase', itemId: 'linen-dress', value: 89.9, currency: 'CAD' }])).statusCode, 202);
+  const today = new Date().toISOString().slice(0, 10);
+  const day = await until(
+    "today's purchase counted",
+    async () => (await daily(`from=${today}&to=${today}`)).json().days[0],
+    (d) => d?.purchases === 1,
+  );
+  t.same(day, { date: today, sessions: 1, messages: 1, productClicks: 1, addToCarts: 0, purchases: 1, revenue: 89.9, assistedRevenue: 89.9, conversionRate: 1 });
+});
+
 t.test('a bad range is a 422 naming the field', async (t) => {
   const { daily } = await setUp(t);
   const cases: Array<[string, string, string]> = [
