@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
 import type { ShopperEvent } from '../../domain/session/events.js';
 import { sessionStream } from '../../domain/session/events.js';
-import { startTestService } from '../support/service.js';
+import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/until.js';
 
 const event = (type: ShopperEvent['type'], fields: Partial<ShopperEvent> = {}): ShopperEvent => ({
@@ -22,8 +22,11 @@ const event = (type: ShopperEvent['type'], fields: Partial<ShopperEvent> = {}): 
   ...fields,
 });
 
-const setUp = async (t: Test) => {
-  const service = await startTestService(t);
+// One service for the file (a service costs seconds to start); each test has an organization of its own.
+let shared: TestService | undefined;
+
+const setUp = async (_t: Test) => {
+  const service = (shared ??= await startTestService(t));
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const headers = { authorization: `Bearer ${org.privateKey}` };
   const daily = (query: string, h: Record<string, string> = headers) => service.app.inject({ url: `/v1/analytics/daily?${query}`, headers: h });

@@ -18,8 +18,11 @@ interface Shop {
   stream(sessionId: string): Promise<Array<{ type: string; data: any; metadata: any }>>;
 }
 
-const open = async (t: Test, options: Parameters<typeof startTestService>[1] = {}): Promise<Shop> => {
-  const service = await startTestService(t, options);
+// One service for the file (a service costs seconds to start); each test is a shop of its own.
+let shared: TestService | undefined;
+
+const open = async (_t: Test): Promise<Shop> => {
+  const service = (shared ??= await startTestService(t));
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   return {
     service,
@@ -189,7 +192,7 @@ t.test('a second API process: the same session through both, repeats dropped fro
 });
 
 t.test('a session holds at most 1,000 events: 409 past it, repeats still answer', async (t) => {
-  const shop = await open(t, {});
+  const shop = await open(t);
   const { token, sessionId } = await shop.session();
   for (let i = 0; i < MAX_EVENTS_PER_SESSION / 100; i++) {
     const response = await shop.send(token, { events: Array.from({ length: 100 }, (_, j) => view(`i${i * 100 + j}`, { eventId: `e${i * 100 + j}` })) });
@@ -253,7 +256,7 @@ t.test('CORS: any origin may send events with the session header, asked before a
 });
 
 t.test('property: random event bodies with a live session never fail the server', async (t) => {
-  const shop = await open(t, {});
+  const shop = await open(t);
   const sessions = await Promise.all(Array.from({ length: 4 }, () => shop.session()));
   const junk = fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant('a\u0000b'), fc.constant('\ud800'), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }));
   const field = <T>(good: fc.Arbitrary<T>) => fc.option(fc.oneof({ weight: 4, arbitrary: good }, { weight: 1, arbitrary: junk }), { nil: undefined });

@@ -6,6 +6,11 @@ import t from 'tap';
 import { readSessionToken } from '../../api/auth/session-token.js';
 import { DEMO_ORGANIZATION_ID } from '../../domain/demo.js';
 import { startTestService, type TestService } from '../support/service.js';
+
+// One service for the tests that need nothing of their own (a service costs seconds to start);
+// each makes an organization of its own.
+let shared: TestService | undefined;
+const sharedService = async (): Promise<TestService> => (shared ??= await startTestService(t));
 import { until } from '../support/until.js';
 
 const colours = Object.fromEntries(
@@ -36,7 +41,7 @@ const shopOf = async (service: TestService, name = 'Acme Apparel') => {
 };
 
 t.test('the session token is signed, bound to the organization and the key, and expires in a day', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedService();
   const shop = await shopOf(service);
   const second = await service.cli(['key', 'create', '--org', shop.org.organizationId, '--name', 'second']);
   const before = Date.now();
@@ -59,7 +64,7 @@ t.test('the session token is signed, bound to the organization and the key, and 
 });
 
 t.test('theme: themeId, else the preset created or changed most recently; 404 for a preset not of this organization', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedService();
   const shop = await shopOf(service);
   const stranger = await shopOf(service, 'Stranger Things');
   t.equal((await shop.preflight()).json().theme, null, 'no preset: null');
@@ -77,7 +82,7 @@ t.test('theme: themeId, else the preset created or changed most recently; 404 fo
 });
 
 t.test('stores: one per domain of the active datasets, named by storeName or the dataset', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedService();
   const shop = await shopOf(service);
   t.same((await shop.preflight()).json().stores, []);
   await shop.createDataset('Main', { storeName: 'Acme', storeDomain: 'Acme.example.com' });
@@ -106,7 +111,7 @@ t.test('the cache follows the event store: a change made through another API pro
 });
 
 t.test('demo: the demo organization, demo true, a token with no key id', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedService();
   const shop = await shopOf(service);
   const response = await shop.preflight('', 'Bearer sgpt-pk-demo');
   t.equal(response.statusCode, 200);
@@ -117,7 +122,7 @@ t.test('demo: the demo organization, demo true, a token with no key id', async (
 });
 
 t.test('CORS: OPTIONS answered before authentication for any origin; the answer of a refused request is readable', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedService();
   const shop = await shopOf(service);
   for (const origin of ['https://anything.example', 'http://localhost:3000']) {
     const asked = await service.app.inject({
@@ -136,7 +141,7 @@ t.test('CORS: OPTIONS answered before authentication for any origin; the answer 
 });
 
 t.test('quota stays exact with the cache: every preflight uses a unit, the headers count each', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedService();
   const shop = await shopOf(service);
   await service.cli(['plan', 'set', '--org', shop.org.organizationId, '--resource', 'api.v1.widget.preflight', '--quota', '3', '--rpm', '100']);
   const answers = await Promise.all(Array.from({ length: 5 }, () => shop.preflight()));
