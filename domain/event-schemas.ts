@@ -108,19 +108,11 @@ const schemas = {
       ...organizationIds,
       demo: z.boolean(),
       receivedAt: at,
-      events: z.array(
-        z.looseObject({
-          type: z.enum(SHOPPER_EVENT_TYPES),
-          eventId: z.string().nullable(),
-          at: z.string().nullable(),
-          itemId: z.string().nullable(),
-          datasetId: z.string().nullable(),
-          intent: z.string().nullable(),
-          value: z.number().nullable(),
-          currency: z.string().nullable(),
-          data: z.record(z.string(), z.unknown()).nullable(),
-        }),
-      ),
+      // Each shopper event was checked field by field at the edge (POST /v1/events) and is built by
+      // the domain; here, as other nested values, it is checked to be an object. Every subscriber
+      // reads every event, and these are the most numerous (a profile under event load showed
+      // about 12% of the CPU in schema checks across five subscribers, before this).
+      events: z.array(z.looseObject({ type: z.enum(SHOPPER_EVENT_TYPES) })).max(100),
       at,
     }),
   },
