@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { ApiKeyEvent } from './apikey/events.js';
 import type { DatasetEvent } from './dataset/events.js';
+import type { FileEvent } from './file/events.js';
 import type { ItemEvent } from './item/events.js';
 import type { OrganizationEvent } from './organization/events.js';
 import type { SourceEvent } from './source/events.js';
@@ -13,7 +14,7 @@ import type { SyncJobEvent } from './sync-job/events.js';
 import type { WidgetPresetEvent } from './widget-preset/events.js';
 
 /** Every event type the domain writes: each must have a schema (a new one fails the type check). */
-type DomainEventType = (ApiKeyEvent | DatasetEvent | ItemEvent | OrganizationEvent | SourceEvent | SyncJobEvent | WidgetPresetEvent)['type'];
+type DomainEventType = (ApiKeyEvent | DatasetEvent | FileEvent | ItemEvent | OrganizationEvent | SourceEvent | SyncJobEvent | WidgetPresetEvent)['type'];
 
 const id = z.string().min(1);
 const at = z.string().min(1);
@@ -98,6 +99,22 @@ const schemas = {
 
   WidgetPresetCreated: {
     1: data({ presetId: id, ...organizationIds, name: z.string(), options: z.looseObject({ button: object, widget: object }), at }),
+  },
+
+  FileUploaded: {
+    1: data({
+      fileId: id,
+      ...organizationIds,
+      uploadedBy: z.looseObject({ kind: z.enum(['key', 'account']), id }),
+      key: z.string(),
+      filename: z.string(),
+      contentType: z.string(),
+      size: z.number().int(),
+      sha256: z.string(),
+      width: z.number().int().nullable(),
+      height: z.number().int().nullable(),
+      at,
+    }),
   },
 
   ItemQueued: {
