@@ -50,6 +50,7 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       () => {},
     );
   }
+  const usage = postgresUsageStore(platform.database.db);
   const app = await buildApi({
     logger,
     readiness: platform.readiness,
@@ -57,8 +58,10 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
     database: platform.database,
     now: options.now,
     authentication: { keys, serverSecret: platform.secret, demo: { key: config.demo.key, organizationId: DEMO_ORGANIZATION_ID, plan } },
-    usage: postgresUsageStore(platform.database.db),
+    usage,
     routes: endpointGroups({
+      objects: platform.objects,
+      usage,
       eventStore: platform.eventStore,
       db: platform.database.db,
       waitFor: (position, projections) => platform.projections.waitFor(position, projections),

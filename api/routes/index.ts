@@ -6,11 +6,12 @@ import { itemRoutes } from './items.js';
 import { searchRoutes, type SearchContext } from './search.js';
 import { sourceRoutes } from './sources.js';
 import { stylingRoutes } from './styling.js';
+import { uploadRoutes, type UploadContext } from './uploads.js';
 import { widgetPreflightRoutes, type PreflightContext } from './widget-preflight.js';
 import { organizationRoutes } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
 
-export const endpointGroups = (context: PreflightContext & CatalogueContext & SearchContext): Array<(app: FastifyInstance) => void | Promise<void>> => [
+export const endpointGroups = (context: PreflightContext & CatalogueContext & SearchContext & UploadContext): Array<(app: FastifyInstance) => void | Promise<void>> => [
   organizationRoutes(context),
   widgetPresetRoutes(context),
   widgetPreflightRoutes(context),
@@ -19,4 +20,5 @@ export const endpointGroups = (context: PreflightContext & CatalogueContext & Se
   stylingRoutes(context),
   sourceRoutes(context),
   searchRoutes(context),
+  uploadRoutes(context),
 ];
