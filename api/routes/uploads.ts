@@ -2,9 +2,10 @@
 // session cookie), document 2 "Uploads and images". Checks run in the spec's order: authentication
 // (the plugin, onRequest), the per-IP limit of the session route, the session's organization, the
 // staff-only `folder`, the Content-Type, then the body. The body is a multipart stream read part by
-// part: one file is held at a time, never more than 10 MB of it, and only the first 10 file parts
-// are read. A file is stored (bytes first, then its `FileUploaded` event) only once every check on
-// its bytes passed; a failed append deletes the bytes again, so a rejected file leaves nothing.
+// part: a file is held whole only up to 10 MB, at most three files of a request at once (two being
+// checked and stored while the next arrives), and only the first 10 file parts are read. A file is
+// stored (bytes first, then its `FileUploaded` event) only once every check on its bytes passed; a
+// failed append deletes the bytes again, so a rejected file leaves nothing behind.
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
@@ -21,6 +22,7 @@ import {
   UPLOAD_MESSAGES,
   uploadStatus,
   type FileFailure,
+  type ImageContentType,
   type Uploader,
 } from '../../domain/file/index.js';
 import type { CommandMeta } from '../../domain/metadata.js';
@@ -88,6 +90,15 @@ interface Owner {
 
 const NOT_MULTIPART = Symbol('not multipart');
 
+/** Files of one request checked and stored at once (sharp decodes on the thread pool, so two use both cores). */
+const FILES_AT_ONCE = 2;
+
+interface Received {
+  filename: string;
+  declared: ImageContentType;
+  bytes: Buffer;
+}
+
 export const uploadRoutes = (context: UploadContext) => async (app: FastifyInstance) => {
   await app.register(async (scope) => {
     // Only these routes read multipart: their own parsers. Anything else is left unread for the
@@ -138,10 +149,11 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
     if ((request.query as Record<string, unknown> | undefined)?.folder !== undefined) throw new HttpError(403, UPLOAD_MESSAGES.folder);
     checkContentType(request);
 
-    // One file is held at a time: the budget shared with item uploads bounds the bytes of every
-    // upload this process reads at once.
+    // A few files are held at a time (FILES_AT_ONCE being checked, one arriving): the budget shared
+    // with item uploads bounds the bytes of every upload this process reads at once.
     const declared = Number(request.headers['content-length']);
-    const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, MAX_FILE_BYTES) : MAX_FILE_BYTES;
+    const held = (FILES_AT_ONCE + 1) * MAX_FILE_BYTES;
+    const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, held) : held;
     const gone = new AbortController();
     const leave = () => gone.abort();
     reply.raw.once('close', leave);
@@ -165,34 +177,44 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
     }
   }
 
-  /** Reads the parts in order and handles each file part to the end before asking for the next. */
+  /**
+   * Reads the parts in order. A file's bytes are received whole before the next part is read; its
+   * checks and storing run while the next file arrives, at most FILES_AT_ONCE of them at a time,
+   * so a request holds at most that many files (plus the one arriving) in memory.
+   */
   async function readFiles(request: FastifyRequest, owner: Owner) {
-    const files: UploadedFile[] = [];
-    const failures: FileFailure[] = [];
-    let total = 0;
+    const outcomes: Array<Promise<UploadedFile | FileFailure>> = [];
+    const working = new Set<Promise<unknown>>();
     // Whether the parser goes on reading (and dropping) the rest of the body by itself.
     let drained = true;
     try {
       for await (const part of request.parts()) {
         if (part.type !== 'file') continue;
-        total += 1;
-        const outcome = await handleFile(part, owner);
-        if ('error' in outcome) failures.push(outcome);
-        else files.push(outcome);
+        const received = await receiveFile(part);
+        const outcome = 'error' in received ? Promise.resolve(received) : checkAndStore(received, owner);
+        outcomes.push(outcome);
+        const done: Promise<unknown> = outcome.then(() => working.delete(done));
+        working.add(done);
+        if (working.size >= FILES_AT_ONCE) await Promise.race(working);
       }
     } catch (error) {
       const { PartsLimitError, FilesLimitError, FieldsLimitError } = request.server.multipartErrors;
       // A limit ends the reading (the parser drops what follows); the files read so far stand.
-      if (error instanceof PartsLimitError || error instanceof FilesLimitError || error instanceof FieldsLimitError) return { files, failures, total, drained };
-      drained = false;
-      // A malformed body: refused whole if no file had begun, else the file it broke was counted.
-      if (total === 0) throw new HttpError(400, UPLOAD_MESSAGES.parseFailed);
-      request.log.info({ err: error }, 'upload body ended badly after some files');
+      if (!(error instanceof PartsLimitError || error instanceof FilesLimitError || error instanceof FieldsLimitError)) {
+        drained = false;
+        // A malformed body: refused whole if no file had begun, else the file it broke was counted.
+        if (outcomes.length === 0) throw new HttpError(400, UPLOAD_MESSAGES.parseFailed);
+        request.log.info({ err: error }, 'upload body ended badly after some files');
+      }
     }
-    return { files, failures, total, drained };
+    const settled = await Promise.all(outcomes);
+    const files = settled.filter((outcome): outcome is UploadedFile => !('error' in outcome));
+    const failures = settled.filter((outcome): outcome is FileFailure => 'error' in outcome);
+    return { files, failures, total: settled.length, drained };
   }
 
-  async function handleFile(part: MultipartFile, owner: Owner): Promise<UploadedFile | FileFailure> {
+  /** One file part's bytes, or why it is refused before its bytes are looked at. */
+  async function receiveFile(part: MultipartFile): Promise<Received | FileFailure> {
     const filename = sanitiseFilename(part.filename);
     const declared = mediaType(part.mimetype);
     const fail = (kind: FileFailure['kind'], error: string): FileFailure => ({ filename, error, kind });
@@ -201,8 +223,12 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
     if (received.interrupted) return fail('interrupted', UPLOAD_MESSAGES.interrupted);
     if (!isAllowedContentType(declared)) return fail('type', UPLOAD_MESSAGES.unsupported(part.mimetype || 'none'));
     if (received.tooLarge) return fail('too-large', UPLOAD_MESSAGES.tooLarge);
-    const bytes = received.bytes;
-    if (bytes.length < MIN_FILE_BYTES) return fail('too-small', UPLOAD_MESSAGES.tooSmall);
+    if (received.bytes.length < MIN_FILE_BYTES) return fail('too-small', UPLOAD_MESSAGES.tooSmall);
+    return { filename, declared, bytes: received.bytes };
+  }
+
+  async function checkAndStore({ filename, declared, bytes }: Received, owner: Owner): Promise<UploadedFile | FileFailure> {
+    const fail = (kind: FileFailure['kind'], error: string): FileFailure => ({ filename, error, kind });
 
     const inspection = await inspectImage(bytes, declared);
     if (!inspection.ok) {
