@@ -201,6 +201,13 @@ t.test('session route: key first, then the cookie; public key 403; no session 40
   answer = await send({ route: 'session', parts: [file(jpeg)], key: deleted.privateKey, cookie: cookieOf(session) });
   t.equal(answer.status, 200, 'a revoked key falls through too');
 
+  answer = await send({ route: 'session', parts: [file(jpeg)], key: 'sgpt-pk-demo', cookie: cookieOf(session) });
+  t.same([answer.status, answer.json], [403, { error: 'Demo mode is not available for private-key routes. Demos are only supported with public API keys.' }], 'the demo key is a public key');
+  const lapsed = await service.cli(['org', 'create', '--name', 'Lapsed Labels']);
+  await service.cli(['subscription', 'set', '--org', lapsed.organizationId, '--active', 'false']);
+  answer = await send({ route: 'session', parts: [file(jpeg)], key: lapsed.privateKey, cookie: cookieOf(session) });
+  t.same([answer.status, answer.json], [403, { error: 'No active subscription for this organization.' }], 'a recognised key refused where it stands keeps its 403');
+
   answer = await send({ route: 'session', parts: [file(jpeg)], key: acme.publicKey, cookie: cookieOf(session) });
   t.same([answer.status, answer.json], [403, { error: 'Public keys cannot be used here. Use a private key or sign in.' }], 'checked before the session');
   answer = await send({ route: 'session', parts: [file(jpeg)], key: null });
