@@ -106,6 +106,13 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, NOT_MULTIPART));
     await scope.register(fastifyMultipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: false });
+    // An answer given before the body was read (refused by authentication, the limit, the
+    // Content-Type, or a parse error) closes the connection rather than reading up to 100 MB of
+    // upload only to throw it away.
+    scope.addHook('onSend', async (request, reply, payload) => {
+      if (!request.raw.readableEnded) reply.header('connection', 'close');
+      return payload;
+    });
     const routes = zodRoutes(scope);
 
     const description = [
@@ -191,7 +198,7 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
       for await (const part of request.parts()) {
         if (part.type !== 'file') continue;
         const received = await receiveFile(part);
-        const outcome = 'error' in received ? Promise.resolve(received) : checkAndStore(received, owner);
+        const outcome = 'error' in received ? Promise.resolve(received) : checkAndStore(received, owner).catch((error: unknown) => unexpected(error, received, owner));
         outcomes.push(outcome);
         const done: Promise<unknown> = outcome.then(() => working.delete(done));
         working.add(done);
@@ -262,6 +269,12 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
       return fail('storage', UPLOAD_MESSAGES.storage);
     }
     return record;
+  }
+
+  /** A check that failed in a way none foresaw is ours to answer for (a 500 when every file fails). */
+  function unexpected(error: unknown, { filename }: Received, owner: Owner): FileFailure {
+    owner.meta.log.error({ err: error, filename }, 'an upload failed unexpectedly');
+    return { filename, error: UPLOAD_MESSAGES.storage, kind: 'storage' };
   }
 
   async function forget(key: string): Promise<void> {
