@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     const { privateKey } = answer.result as { privateKey: string };
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     const timing = await measureUploads(url, privateKey, { requests: Number(process.env.BENCH_UPLOAD_REQUESTS) || 20 });
-    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
+    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}`;
     console.table([{ measurement: `ten ${(timing.bytesPerFile / 1e6).toFixed(2)} MB photos in one request`, ...timing, goalMs: 300, machine }]);
     await mkdir(new URL('results/', import.meta.url), { recursive: true });
     await writeFile(new URL('results/uploads.json', import.meta.url), JSON.stringify({ at: new Date().toISOString(), machine, objectStore: platform.objects.kind, timing }, null, 2));

@@ -17,6 +17,11 @@ export interface UploadTiming {
   meanMs: number;
   /** Megabytes of photos stored per second at the median. */
   mbPerSecond: number;
+  /**
+   * CPU time (user + system, every thread) this process spent per request: with the service in the
+   * same process (bench/uploads.ts), what one upload costs whatever else the machine is doing.
+   */
+  cpuMsPerRequest: number;
 }
 
 export interface UploadOptions {
@@ -70,7 +75,9 @@ export async function measureUploads(baseUrl: string, privateKey: string, option
   };
   for (let i = 0; i < (options.warmup ?? 3); i++) await send();
   const times: number[] = [];
+  const cpu = process.cpuUsage();
   for (let i = 0; i < (options.requests ?? 20); i++) times.push(await send());
+  const used = process.cpuUsage(cpu);
   const sorted = [...times].sort((a, b) => a - b);
   const bytesPerFile = Math.round(photos.reduce((sum, p) => sum + p.length, 0) / files);
   const p50 = percentile(sorted, 0.5);
@@ -84,5 +91,6 @@ export async function measureUploads(baseUrl: string, privateKey: string, option
     maxMs: round(sorted.at(-1)!),
     meanMs: round(times.reduce((a, b) => a + b, 0) / times.length),
     mbPerSecond: round((bytesPerFile * files) / 2 ** 20 / (p50 / 1000)),
+    cpuMsPerRequest: round((used.user + used.system) / 1000 / times.length),
   };
 }
