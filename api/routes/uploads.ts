@@ -8,6 +8,7 @@
 // failed append deletes the bytes again, so a rejected file leaves nothing behind.
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import type { Socket } from 'node:net';
 import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -60,6 +61,9 @@ export const MULTIPART_LIMITS = {
   /** One part's headers, in bytes. */
   headerSize: 8 * 1024,
 };
+
+/** Silence from an uploading client that ends its upload. */
+const UPLOAD_IDLE_MS = 30_000;
 
 /** How long an answer waits for the rest of a body the parser is throwing away before closing the connection instead. */
 const DRAIN_WAIT_MS = 2_000;
@@ -166,6 +170,12 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
     reply.raw.once('close', leave);
     const release = await context.uploadBudget.acquire(owner.organizationId, bytes, gone.signal);
     reply.raw.off('close', leave);
+    // A body that stops arriving would hold its share of the budget for good: silence past
+    // UPLOAD_IDLE_MS ends it (its file counts as interrupted).
+    const socket = request.raw.socket as Socket | undefined;
+    const watched = typeof socket?.setTimeout === 'function';
+    const stalled = () => request.raw.destroy(new Error(`no upload bytes for ${UPLOAD_IDLE_MS / 1000} s`));
+    if (watched) socket!.setTimeout(UPLOAD_IDLE_MS).on('timeout', stalled);
     try {
       if (gone.signal.aborted) throw new HttpError(400, UPLOAD_MESSAGES.parseFailed);
       const { files, failures, total, drained } = await readFiles(request, owner);
@@ -180,6 +190,7 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
       if (status >= 400) return reply.code(status).send({ error: status === 500 ? 'Internal server error.' : UPLOAD_MESSAGES.noneStored, ...body });
       return reply.code(status).send(body);
     } finally {
+      if (watched) socket!.setTimeout(0).off('timeout', stalled);
       release();
     }
   }
