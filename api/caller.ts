@@ -21,10 +21,20 @@ export interface Caller {
   actor: Actor;
 }
 
+/** A signed-in account, and the organization its uploads belong to (null: it has none). */
+export interface SignedIn {
+  accountId: string;
+  organizationId: string | null;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The key the route takes (document 1 "Which key each endpoint group needs"); unset: no key. */
-    auth?: KeyType;
+    /**
+     * The key the route takes (document 1 "Which key each endpoint group needs"); unset: no key.
+     * `private-or-session`: a private key, else the signed-in session cookie (the session upload
+     * route); the route finds `request.caller` or `request.signedIn` set.
+     */
+    auth?: KeyType | 'private-or-session';
     /** Quota resource (document 1 §Limits 1), e.g. `api.v1.widget.presets.list`. */
     resource?: string;
     /** Scope a scoped key needs for this route; unset on a private route: no scope grants it. */
@@ -39,5 +49,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller?: Caller;
+    /** A `private-or-session` route called without a valid private key, with a valid session cookie. */
+    signedIn?: SignedIn;
   }
 }

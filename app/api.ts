@@ -68,6 +68,7 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
     transformer: sharpTransformer(),
     onStoreError: (error, key) => logger.warn({ err: error, key }, 'an image variant was served but could not be kept in the object store'),
   });
+  const usage = postgresUsageStore(platform.database.db);
   const app = await buildApi({
     logger,
     readiness: platform.readiness,
@@ -75,8 +76,10 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
     database: platform.database,
     now: options.now,
     authentication: { keys, serverSecret: platform.secret, demo: { key: config.demo.key, organizationId: DEMO_ORGANIZATION_ID, plan } },
-    usage: postgresUsageStore(platform.database.db),
+    usage,
     routes: endpointGroups({
+      objects: platform.objects,
+      usage,
       eventStore: platform.eventStore,
       db: platform.database.db,
       waitFor: (position, projections) => platform.projections.waitFor(position, projections),

@@ -1,6 +1,7 @@
 // What every command carries besides its own data. Time arrives here; domain code never reads the clock.
 export interface Actor {
-  kind: 'key' | 'source' | 'system';
+  /** `account`: a signed-in person (the session upload route), not an API key. */
+  kind: 'key' | 'source' | 'system' | 'account';
   id: string;
 }
 

@@ -8,7 +8,9 @@ import { lookupOf, readAuthorization } from '../../domain/apikey/key-format.js';
 import type { Plan } from '../../domain/plan.js';
 import { verifySecret } from '../../commands/credentials.js';
 import type { KeyDirectory } from '../auth/key-directory.js';
-import type { Caller } from '../caller.js';
+import { UPLOAD_MESSAGES } from '../../domain/file/rules.js';
+import { accountSessionCookie, readAccountSession } from '../auth/account-session.js';
+import type { Caller, KeyType } from '../caller.js';
 import { HttpError } from './errors.js';
 
 export interface AuthenticationOptions {
@@ -55,7 +57,8 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     const config = request.routeOptions.config;
     if (!config?.auth) return;
     try {
-      request.caller = await authenticate(request, options);
+      if (config.auth === 'private-or-session') await authenticateKeyOrSession(request, options);
+      else request.caller = await authenticate(request, options, config.auth);
     } catch (error) {
       if (config.resource) reply.header('X-RateLimit-Resource', config.resource);
       throw error;
@@ -67,8 +70,44 @@ const fail = (status: 401 | 403, message: string): never => {
   throw new HttpError(status, message);
 };
 
-async function authenticate(request: FastifyRequest, { keys, serverSecret, demo }: AuthenticationOptions): Promise<Caller> {
-  const { auth: type, scope, demo: demoAllowed } = request.routeOptions.config;
+/**
+ * Document 2 "POST /v1/file/upload/session": (1) a private key as bearer token; a public key is
+ * refused before the session is looked at; a malformed, unknown or revoked private key (any 401)
+ * falls through to (2) the signed session cookie, and only without one is the request refused. A
+ * key that is recognised but refused where it stands (subscription, address, scopes) is not
+ * "no valid bearer token": its 403 stands. The demo key is a public key here, with its own 403.
+ */
+async function authenticateKeyOrSession(request: FastifyRequest, options: AuthenticationOptions): Promise<void> {
+  const presented = readAuthorization(request.headers.authorization, options.demo.key);
+  if (presented.kind === 'demo') return fail(403, AUTH_ERRORS.demoPrivate);
+  if (presented.kind === 'public') return fail(403, UPLOAD_MESSAGES.publicKey);
+  if (presented.kind !== 'missing') {
+    try {
+      request.caller = await authenticate(request, options, 'private');
+      return;
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.statusCode !== 401) throw error;
+    }
+  }
+  const cookie = accountSessionCookie(request.headers.cookie);
+  const session = cookie ? readAccountSession(options.serverSecret, cookie, new Date()) : null;
+  if (!session) return fail(401, UPLOAD_MESSAGES.authenticationRequired);
+  // The first organization the account is an active member of that still exists (document 2: not
+  // selectable). Whether it has none is told after the per-IP limit, in the route.
+  let organizationId: string | null = null;
+  for (const membership of session.memberships) {
+    if (!membership.active) continue;
+    const account = await options.keys.findAccount(membership.organizationId);
+    if (account && !account.deleted) {
+      organizationId = membership.organizationId;
+      break;
+    }
+  }
+  request.signedIn = { accountId: session.accountId, organizationId };
+}
+
+async function authenticate(request: FastifyRequest, { keys, serverSecret, demo }: AuthenticationOptions, type: KeyType | undefined): Promise<Caller> {
+  const { scope, demo: demoAllowed } = request.routeOptions.config;
   const presented = readAuthorization(request.headers.authorization, demo.key);
 
   if (presented.kind === 'missing') return fail(401, AUTH_ERRORS.missing);

@@ -12,6 +12,13 @@ import type { Database } from '../../infra/db/database.js';
 import { HttpError } from './errors.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * false: the route takes no Idempotency-Key (a streamed multipart upload, whose body is never
+     * held whole to be hashed, and whose every run stores new files under new ids).
+     */
+    idempotent?: boolean;
+  }
   interface FastifyRequest {
     /**
      * Ties together every event this request appends; pass it as the command's
@@ -50,7 +57,7 @@ export interface IdempotencyOptions {
 
 /** Whether a route takes an Idempotency-Key (also used to document the header). */
 export const takesIdempotencyKey = (method: string | readonly string[], config: Partial<FastifyContextConfig> | undefined): boolean =>
-  config?.auth === 'private' && [method].flat().some((m) => WRITE_METHODS.has(m.toUpperCase()));
+  config?.auth === 'private' && config.idempotent !== false && [method].flat().some((m) => WRITE_METHODS.has(m.toUpperCase()));
 
 export interface Claim {
   organizationId: string;

@@ -60,6 +60,7 @@ const packageVersion = (): string => {
 const tagFor = (url: string): string => url.match(/^\/v\d+\/([^/]+)/)?.[1] ?? 'service';
 
 const keyText = (config: Partial<FastifyContextConfig>): string => {
+  if (config.auth === 'private-or-session') return 'Private key (`sgpt-sk-…`), or a signed-in session cookie when no valid private key is sent; a public key is refused.';
   if (config.auth === 'private') return `Private key (\`sgpt-sk-…\`)${config.scope ? `; a key with scopes needs \`${config.scope}\`` : ''}.`;
   return `Public key (\`sgpt-pk-…\`)${config.demo === false ? '' : '; the demo key is accepted'}.`;
 };

@@ -10,12 +10,13 @@ import { itemRoutes } from './items.js';
 import { searchRoutes, type SearchContext } from './search.js';
 import { sourceRoutes } from './sources.js';
 import { stylingRoutes } from './styling.js';
+import { uploadRoutes, type UploadContext } from './uploads.js';
 import { widgetPreflightRoutes, type PreflightContext } from './widget-preflight.js';
 import { organizationRoutes } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
 
 export const endpointGroups = (
-  context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks & EventsContext,
+  context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks & EventsContext & UploadContext,
 ): Array<(app: FastifyInstance) => void | Promise<void>> => [
   organizationRoutes(context),
   widgetPresetRoutes(context),
@@ -28,4 +29,5 @@ export const endpointGroups = (
   shopperEventRoutes(context),
   analyticsRoutes(context),
   imageRoutes(context),
+  uploadRoutes(context),
 ];

@@ -52,7 +52,9 @@ const historyEvent = z.object({
   eventId: z.uuid(),
   type: z.string(),
   at: z.string(),
-  actor: z.object({ kind: z.enum(['key', 'source', 'system']), id: z.string() }),
+  // `account` (a signed-in person) appears only on file uploads, never in a dataset's history; the
+  // type is shared with every event's envelope.
+  actor: z.object({ kind: z.enum(['key', 'source', 'system', 'account']), id: z.string() }),
   data: z.record(z.string(), z.unknown()),
 });
 

@@ -1,6 +1,8 @@
 // The operator commands of document 3 §2 that act on the stores. Each returns the JSON object
 // `--json` prints and a line for people; the same function runs in the CLI's own process or,
 // when a server holds the embedded database, inside that server through the admin channel.
+import { randomUUID } from 'node:crypto';
+import { ACCOUNT_SESSION_COOKIE, ACCOUNT_SESSION_TTL_MS, issueAccountSession } from '../../api/auth/account-session.js';
 import { createApiKey, deleteApiKey, rotateApiKey } from '../../commands/apikeys.js';
 import { seedDemo } from '../demo.js';
 import { createOrganization, deleteOrganization, renameOrganization, setPlanEntry, setSubscription } from '../../commands/organizations.js';
@@ -200,6 +202,44 @@ export const commands: CommandSpec[] = [
       return { organizationId, resource, entry: entry ?? 'default' };
     },
     text: (r) => `${r.resource} for ${r.organizationId}: ${JSON.stringify(r.entry)}`,
+  },
+  {
+    words: ['session', 'issue'],
+    usage: 'stylist session issue (--org ID [--org ID]… | --no-org) [--inactive-org ID]… [--account UUID] [--hours N]',
+    options: {
+      org: { type: 'string', multiple: true },
+      'inactive-org': { type: 'string', multiple: true },
+      'no-org': { type: 'boolean' },
+      account: { type: 'string' },
+      hours: { type: 'string' },
+    },
+    run: async (platform, values) => {
+      const active = (values.org as string[] | undefined) ?? [];
+      const inactive = (values['inactive-org'] as string[] | undefined) ?? [];
+      if ((active.length === 0) === (values['no-org'] !== true)) throw new UsageError('give --org ID (repeatable) or --no-org');
+      for (const organizationId of [...active, ...inactive]) {
+        const account = await getOrganizationAccount(platform.database.db, organizationId);
+        if (!account || account.deleted) throw new NotFound(`Organization '${organizationId}' not found.`);
+      }
+      const accountId = typeof values.account === 'string' ? values.account : randomUUID();
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(accountId)) throw new UsageError('--account takes a uuid');
+      const hours = typeof values.hours === 'string' ? count(values.hours, 'hours') : ACCOUNT_SESSION_TTL_MS / 3_600_000;
+      if (hours < 1 || hours > 24 * 30) throw new UsageError('--hours takes 1 to 720');
+      const expiresAt = new Date(Date.now() + hours * 3_600_000);
+      // Inactive memberships first: the session's organization is the first active one, whatever comes before it.
+      const memberships = [...inactive.map((organizationId) => ({ organizationId, active: false })), ...active.map((organizationId) => ({ organizationId, active: true }))];
+      const value = issueAccountSession(platform.secret, { accountId, memberships, expiresAt });
+      return {
+        cookie: ACCOUNT_SESSION_COOKIE,
+        value,
+        header: `${ACCOUNT_SESSION_COOKIE}=${value}`,
+        accountId,
+        organizationId: active[0] ?? null,
+        memberships,
+        expiresAt: expiresAt.toISOString(),
+      };
+    },
+    text: (r) => `session of account ${r.accountId} (organization ${r.organizationId ?? 'none'}) until ${r.expiresAt}\nCookie: ${r.header}`,
   },
   ...syncCommands,
   ...queueCommands,

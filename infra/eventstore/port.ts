@@ -13,7 +13,7 @@ export type ExpectedRevision =
 /** Envelope metadata carried on every event (DESIGN.md, event store rules). */
 export interface EventMetadata {
   organizationId?: string;
-  actor?: { kind: 'key' | 'source' | 'system'; id: string };
+  actor?: { kind: 'key' | 'source' | 'system' | 'account'; id: string };
   correlationId?: string;
   causationId?: string;
   at?: string;

@@ -7,7 +7,9 @@ import { chmod, mkdtemp, readdir, rm, stat, writeFile, mkdir } from 'node:fs/pro
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
+import { readAccountSession } from '../../api/auth/account-session.js';
 import { ensureDataDir, narrowTreeToOwner } from '../../app/data-dir.js';
+import { serverSecret } from '../../app/secret.js';
 import { openDatabase } from '../../infra/db/database.js';
 import { allProjectors } from '../../projections/index.js';
 import { cleanEnv, runStylist, runStylistInProcess, startServer } from '../support/cli.js';
@@ -80,6 +82,24 @@ t.test('org create writes through a command and reads back through the read mode
   const status = json((await runStylistInProcess(['projections', 'status', '--json'], env)).stdout);
   const organizations = status.projections.find((p: { name: string }) => p.name === 'organizations');
   t.ok(organizations?.position, 'checkpoint reported');
+});
+
+t.test('session issue --json mints a stylist_session cookie the service can read, for an organization or none', async (t) => {
+  const dataDir = await usedDataDir(t);
+  const env = cleanEnv({ DATA_DIR: dataDir });
+  const org = json((await runStylistInProcess(['org', 'create', '--name', 'Acme Apparel', '--json'], env)).stdout);
+  const issued = await runStylistInProcess(['session', 'issue', '--org', org.organizationId, '--json'], env);
+  t.equal(issued.code, 0, issued.stderr);
+  const cookie = json(issued.stdout);
+  t.same(Object.keys(cookie).sort(), ['accountId', 'cookie', 'expiresAt', 'header', 'memberships', 'organizationId', 'value']);
+  t.match(cookie, { cookie: 'stylist_session', organizationId: org.organizationId, memberships: [{ organizationId: org.organizationId, active: true }] });
+  const read = readAccountSession(await serverSecret(dataDir, undefined), cookie.value, new Date());
+  t.match(read, { accountId: cookie.accountId, memberships: [{ organizationId: org.organizationId, active: true }] }, 'signed with the server secret');
+  const none = json((await runStylistInProcess(['session', 'issue', '--no-org', '--json'], env)).stdout);
+  t.same([none.organizationId, none.memberships], [null, []]);
+  const wrong = await runStylistInProcess(['session', 'issue', '--json'], env);
+  t.equal(wrong.code, 1);
+  t.match(wrong.stderr, /--org ID \(repeatable\) or --no-org/);
 });
 
 t.test('CLI mistakes are one line on stderr and exit code 1', async (t) => {

@@ -1,0 +1,369 @@
+// POST /v1/file/upload (private key) and POST /v1/file/upload/session (private key, or the signed-in
+// session cookie), document 2 "Uploads and images". Checks run in the spec's order: authentication
+// (the plugin, onRequest), the per-IP limit of the session route, the session's organization, the
+// staff-only `folder`, the Content-Type, then the body. The body is a multipart stream read part by
+// part: a file is held whole only up to 10 MB, at most three files of a request at once (two being
+// checked and stored while the next arrives), and only the first 10 file parts are read. A file is
+// stored (bytes first, then its `FileUploaded` event) only once every check on its bytes passed; a
+// failed append deletes the bytes again, so a rejected file leaves nothing behind.
+import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import type { Socket } from 'node:net';
+import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { recordFileUpload } from '../../commands/files.js';
+import {
+  isAllowedContentType,
+  MAX_FILE_BYTES,
+  MAX_FILES,
+  MIN_FILE_BYTES,
+  objectKeyFor,
+  sanitiseFilename,
+  UPLOAD_MESSAGES,
+  uploadStatus,
+  type FileFailure,
+  type ImageContentType,
+  type Uploader,
+} from '../../domain/file/index.js';
+import type { CommandMeta } from '../../domain/metadata.js';
+import { inspectImage } from '../../infra/images/inspect.js';
+import type { UsageStore } from '../../infra/metering/usage-store.js';
+import type { ObjectStore } from '../../infra/objects/port.js';
+import type { BodyBudget } from '../body-budget.js';
+import { HttpError } from '../plugins/errors.js';
+import { zodRoutes } from '../plugins/validation.js';
+import type { RouteContext } from './context.js';
+
+export interface UploadContext extends RouteContext {
+  objects: ObjectStore;
+  /** The per-IP window of the session route (document 1 "Other limits"). */
+  usage: UsageStore;
+  uploadBudget: BodyBudget;
+}
+
+/** Document 1: 30 requests a minute per client IP on the session route, counted once authenticated. */
+export const SESSION_UPLOAD_BUCKET = 'api.v1.file.upload.session';
+export const SESSION_UPLOADS_PER_MINUTE = 30;
+const WINDOW_SECONDS = 60;
+
+/** Parser limits: what a multipart body may hold besides its files, so no part of it grows without bound. */
+export const MULTIPART_LIMITS = {
+  fileSize: MAX_FILE_BYTES,
+  files: MAX_FILES,
+  /** Text fields are read and ignored; a few are normal (a form's hidden inputs). */
+  fields: 20,
+  fieldSize: 16 * 1024,
+  fieldNameSize: 200,
+  /** Parts of any kind: past this the parser stops handing out parts (10,000 tiny parts cost nothing). */
+  parts: 100,
+  headerPairs: 20,
+  /** One part's headers, in bytes. */
+  headerSize: 8 * 1024,
+};
+
+/** Silence from an uploading client that ends its upload. */
+const UPLOAD_IDLE_MS = 30_000;
+
+/** How long an answer waits for the rest of a body the parser is throwing away before closing the connection instead. */
+const DRAIN_WAIT_MS = 2_000;
+
+const uploadedFile = z.object({
+  fileId: z.uuid(),
+  key: z.string(),
+  filename: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+  sha256: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+});
+type UploadedFile = z.infer<typeof uploadedFile>;
+
+const uploadResult = z.object({
+  files: z.array(uploadedFile),
+  failures: z.array(z.object({ filename: z.string(), error: z.string() })),
+  summary: z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }),
+});
+
+interface Owner {
+  organizationId: string;
+  uploadedBy: Uploader;
+  meta: { command: CommandMeta; log: FastifyBaseLogger };
+}
+
+const NOT_MULTIPART = Symbol('not multipart');
+
+/** Files of one request checked and stored at once (sharp decodes on the thread pool, so two use both cores). */
+const FILES_AT_ONCE = 2;
+
+interface Received {
+  filename: string;
+  declared: ImageContentType;
+  bytes: Buffer;
+}
+
+export const uploadRoutes = (context: UploadContext) => async (app: FastifyInstance) => {
+  await app.register(async (scope) => {
+    // Only these routes read multipart: their own parsers. Anything else is left unread for the
+    // handler to refuse in its turn (the JSON parser would refuse it first, with the wrong answer).
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null, NOT_MULTIPART));
+    await scope.register(fastifyMultipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: false });
+    // An answer given before the body was read (refused by authentication, the limit, the
+    // Content-Type, or a parse error) closes the connection rather than reading up to 100 MB of
+    // upload only to throw it away.
+    scope.addHook('onSend', async (request, reply, payload) => {
+      if (!request.raw.readableEnded) reply.header('connection', 'close');
+      return payload;
+    });
+    const routes = zodRoutes(scope);
+
+    const description = [
+      'Body: `multipart/form-data` with 1 to 10 image files (`image/jpeg`, `image/png`, `image/webp`, `image/avif`), 1 KB to 10 MB each, under any field name; only the first 10 file parts are read.',
+      "Each file's bytes are checked against its declared type, decoded whole, and refused past 50 megapixels.",
+      '200: every file stored; 207: some; otherwise 400, 413, 415, 422 or 500 with `error` `No files were stored.` and the same body.',
+      'The query parameter `folder` is for staff only (403).',
+    ].join(' ');
+    const response = { 200: uploadResult, 207: uploadResult };
+
+    routes.post(
+      '/v1/file/upload',
+      {
+        // Metered like every private-key route (document 2 leaves it open): resource api.v1.file.upload.
+        config: { auth: 'private', resource: 'api.v1.file.upload', body: 'none', idempotent: false },
+        schema: { summary: 'Upload image files', description, tags: ['uploads'], response },
+      },
+      async (request, reply) => upload(request, reply, ownerOf(request)),
+    );
+
+    routes.post(
+      '/v1/file/upload/session',
+      {
+        config: { auth: 'private-or-session', body: 'none' },
+        schema: {
+          summary: 'Upload image files (signed in)',
+          description: `${description} Not metered against the plan: ${SESSION_UPLOADS_PER_MINUTE} requests a minute per client IP (429 with \`bucket\`, \`resource\`, \`used\`, \`limit\`, \`retryAfter\`, \`windowSeconds\`; no Retry-After header). With a session cookie (\`stylist_session\`), files belong to the account's first active organization.`,
+          tags: ['uploads'],
+          response,
+        },
+      },
+      async (request, reply) => {
+        await limitPerAddress(request, context.usage);
+        const owner = ownerOf(request);
+        return upload(request, reply, owner);
+      },
+    );
+  });
+
+  async function upload(request: FastifyRequest, reply: FastifyReply, owner: Owner) {
+    if ((request.query as Record<string, unknown> | undefined)?.folder !== undefined) throw new HttpError(403, UPLOAD_MESSAGES.folder);
+    checkContentType(request);
+
+    // A few files are held at a time (FILES_AT_ONCE being checked, one arriving): the budget shared
+    // with item uploads bounds the bytes of every upload this process reads at once.
+    const declared = Number(request.headers['content-length']);
+    const held = (FILES_AT_ONCE + 1) * MAX_FILE_BYTES;
+    const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, held) : held;
+    const gone = new AbortController();
+    const leave = () => gone.abort();
+    reply.raw.once('close', leave);
+    const release = await context.uploadBudget.acquire(owner.organizationId, bytes, gone.signal);
+    reply.raw.off('close', leave);
+    // A body that stops arriving would hold its share of the budget for good: silence past
+    // UPLOAD_IDLE_MS ends it (its file counts as interrupted).
+    const socket = request.raw.socket as Socket | undefined;
+    const watched = typeof socket?.setTimeout === 'function';
+    const stalled = () => request.raw.destroy(new Error(`no upload bytes for ${UPLOAD_IDLE_MS / 1000} s`));
+    if (watched) socket!.setTimeout(UPLOAD_IDLE_MS).on('timeout', stalled);
+    try {
+      if (gone.signal.aborted) throw new HttpError(400, UPLOAD_MESSAGES.parseFailed);
+      const { files, failures, total, drained } = await readFiles(request, owner);
+      await finishBody(request, reply, drained);
+      if (total === 0) throw new HttpError(422, UPLOAD_MESSAGES.noFiles);
+      const body = {
+        files,
+        failures: failures.map(({ filename, error }) => ({ filename, error })),
+        summary: { total, succeeded: files.length, failed: failures.length },
+      };
+      const status = uploadStatus(files.length, failures);
+      if (status >= 400) return reply.code(status).send({ error: status === 500 ? 'Internal server error.' : UPLOAD_MESSAGES.noneStored, ...body });
+      return reply.code(status).send(body);
+    } finally {
+      if (watched) socket!.setTimeout(0).off('timeout', stalled);
+      release();
+    }
+  }
+
+  /**
+   * Reads the parts in order. A file's bytes are received whole before the next part is read; its
+   * checks and storing run while the next file arrives, at most FILES_AT_ONCE of them at a time,
+   * so a request holds at most that many files (plus the one arriving) in memory.
+   */
+  async function readFiles(request: FastifyRequest, owner: Owner) {
+    const outcomes: Array<Promise<UploadedFile | FileFailure>> = [];
+    const working = new Set<Promise<unknown>>();
+    // Whether the parser goes on reading (and dropping) the rest of the body by itself.
+    let drained = true;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type !== 'file') continue;
+        const received = await receiveFile(part);
+        const outcome = 'error' in received ? Promise.resolve(received) : checkAndStore(received, owner).catch((error: unknown) => unexpected(error, received, owner));
+        outcomes.push(outcome);
+        const done: Promise<unknown> = outcome.then(() => working.delete(done));
+        working.add(done);
+        if (working.size >= FILES_AT_ONCE) await Promise.race(working);
+      }
+    } catch (error) {
+      const { PartsLimitError, FilesLimitError, FieldsLimitError } = request.server.multipartErrors;
+      // A limit ends the reading (the parser drops what follows); the files read so far stand.
+      if (!(error instanceof PartsLimitError || error instanceof FilesLimitError || error instanceof FieldsLimitError)) {
+        drained = false;
+        // A malformed body: refused whole if no file had begun, else the file it broke was counted.
+        if (outcomes.length === 0) throw new HttpError(400, UPLOAD_MESSAGES.parseFailed);
+        request.log.info({ err: error }, 'upload body ended badly after some files');
+      }
+    }
+    const settled = await Promise.all(outcomes);
+    const files = settled.filter((outcome): outcome is UploadedFile => !('error' in outcome));
+    const failures = settled.filter((outcome): outcome is FileFailure => 'error' in outcome);
+    return { files, failures, total: settled.length, drained };
+  }
+
+  /** One file part's bytes, or why it is refused before its bytes are looked at. */
+  async function receiveFile(part: MultipartFile): Promise<Received | FileFailure> {
+    const filename = sanitiseFilename(part.filename);
+    const declared = mediaType(part.mimetype);
+    const fail = (kind: FileFailure['kind'], error: string): FileFailure => ({ filename, error, kind });
+
+    const received = await receive(part, isAllowedContentType(declared));
+    if (received.interrupted) return fail('interrupted', UPLOAD_MESSAGES.interrupted);
+    if (!isAllowedContentType(declared)) return fail('type', UPLOAD_MESSAGES.unsupported(part.mimetype || 'none'));
+    if (received.tooLarge) return fail('too-large', UPLOAD_MESSAGES.tooLarge);
+    if (received.bytes.length < MIN_FILE_BYTES) return fail('too-small', UPLOAD_MESSAGES.tooSmall);
+    return { filename, declared, bytes: received.bytes };
+  }
+
+  async function checkAndStore({ filename, declared, bytes }: Received, owner: Owner): Promise<UploadedFile | FileFailure> {
+    const fail = (kind: FileFailure['kind'], error: string): FileFailure => ({ filename, error, kind });
+
+    const inspection = await inspectImage(bytes, declared);
+    if (!inspection.ok) {
+      return inspection.problem === 'mismatch' ? fail('type', UPLOAD_MESSAGES.mismatch(declared, inspection.found)) : fail('unreadable', inspection.message);
+    }
+
+    const fileId = randomUUID();
+    const key = objectKeyFor(fileId, declared);
+    const record = {
+      fileId,
+      key,
+      filename,
+      contentType: declared,
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      width: inspection.width,
+      height: inspection.height,
+    };
+    try {
+      await context.objects.put(key, bytes, { contentType: declared });
+    } catch (error) {
+      owner.meta.log.error({ err: error, key }, 'an upload could not be stored');
+      await forget(key);
+      return fail('storage', UPLOAD_MESSAGES.storage);
+    }
+    try {
+      await recordFileUpload(context.eventStore, { ...record, organizationId: owner.organizationId, uploadedBy: owner.uploadedBy }, owner.meta.command);
+    } catch (error) {
+      owner.meta.log.error({ err: error, key }, 'an upload was stored but its event could not be appended; its bytes are deleted');
+      await forget(key);
+      return fail('storage', UPLOAD_MESSAGES.storage);
+    }
+    return record;
+  }
+
+  /** A check that failed in a way none foresaw is ours to answer for (a 500 when every file fails). */
+  function unexpected(error: unknown, { filename }: Received, owner: Owner): FileFailure {
+    owner.meta.log.error({ err: error, filename }, 'an upload failed unexpectedly');
+    return { filename, error: UPLOAD_MESSAGES.storage, kind: 'storage' };
+  }
+
+  async function forget(key: string): Promise<void> {
+    await context.objects.delete(key).catch(() => {});
+  }
+};
+
+/** The bytes of one file part, up to the size limit; past it (or for a refused type) read and dropped. */
+async function receive(part: MultipartFile, keep: boolean): Promise<{ bytes: Buffer; tooLarge: boolean; interrupted: boolean }> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of part.file as AsyncIterable<Buffer>) if (keep) chunks.push(chunk);
+  } catch {
+    return { bytes: Buffer.alloc(0), tooLarge: false, interrupted: true };
+  }
+  // The parser stops handing over bytes at the limit and marks the stream truncated.
+  if (part.file.truncated) return { bytes: Buffer.alloc(0), tooLarge: true, interrupted: false };
+  return { bytes: Buffer.concat(chunks), tooLarge: false, interrupted: false };
+}
+
+/** `image/PNG; charset=x` → `image/png`. */
+const mediaType = (value: string | undefined): string => (value ?? '').split(';')[0]!.trim().toLowerCase();
+
+function checkContentType(request: FastifyRequest): void {
+  const type = request.headers['content-type'];
+  if (mediaType(type) === 'multipart/form-data' && request.body !== NOT_MULTIPART) return;
+  // No Content-Type and no body at all is an upload without files rather than a wrong type.
+  const length = request.headers['content-length'];
+  const empty = request.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
+  if (type === undefined && empty) throw new HttpError(422, UPLOAD_MESSAGES.noFiles);
+  throw new HttpError(415, UPLOAD_MESSAGES.wrongContentType);
+}
+
+/**
+ * After a limit the parser reads and drops the rest of the body on its own: the answer waits a
+ * little for it so the connection can serve the next request. A body left unread (a parse error,
+ * or one still arriving) closes the connection after the answer instead.
+ */
+async function finishBody(request: FastifyRequest, reply: FastifyReply, drained: boolean): Promise<void> {
+  const raw = request.raw;
+  if (raw.readableEnded) return;
+  if (drained) {
+    const timer = AbortSignal.timeout(DRAIN_WAIT_MS);
+    await once(raw, 'end', { signal: timer }).catch(() => {});
+    if (raw.readableEnded) return;
+  }
+  reply.header('connection', 'close');
+}
+
+/** Document 1 "Other limits": the session route's per-IP window, counted after authentication. */
+async function limitPerAddress(request: FastifyRequest, usage: UsageStore): Promise<void> {
+  const now = new Date();
+  const window = await usage.hitRpm(`ip:${request.ip}`, SESSION_UPLOAD_BUCKET, now, SESSION_UPLOADS_PER_MINUTE);
+  if (window.count <= SESSION_UPLOADS_PER_MINUTE) return;
+  const retryAfter = Math.max(1, Math.ceil((window.windowStart.getTime() + WINDOW_SECONDS * 1000 - now.getTime()) / 1000));
+  throw new HttpError(429, UPLOAD_MESSAGES.rateLimited, {
+    bucket: SESSION_UPLOAD_BUCKET,
+    resource: SESSION_UPLOAD_BUCKET,
+    used: Math.min(window.count, SESSION_UPLOADS_PER_MINUTE),
+    limit: SESSION_UPLOADS_PER_MINUTE,
+    retryAfter,
+    windowSeconds: WINDOW_SECONDS,
+  });
+}
+
+/** Whose files these are: the key's organization, or the signed-in account's first active one. */
+function ownerOf(request: FastifyRequest): Owner {
+  if (request.caller) {
+    const caller = request.caller;
+    return { organizationId: caller.organizationId, uploadedBy: { kind: 'key', id: caller.keyId ?? 'unknown' }, meta: metaOf(request, caller.actor) };
+  }
+  const signedIn = request.signedIn;
+  if (!signedIn) throw new Error(`${request.method} ${request.url}: neither a key nor a session was authenticated`);
+  if (!signedIn.organizationId) throw new HttpError(403, UPLOAD_MESSAGES.noOrganization);
+  const actor = { kind: 'account' as const, id: signedIn.accountId };
+  return { organizationId: signedIn.organizationId, uploadedBy: actor, meta: metaOf(request, actor) };
+}
+
+function metaOf(request: FastifyRequest, actor: CommandMeta['actor']): Owner['meta'] {
+  return { command: { now: new Date().toISOString(), actor, correlationId: request.correlationId }, log: request.log };
+}
