@@ -26,6 +26,7 @@ import { openPlatform, type Platform } from '../app/platform.js';
 import { generateDemoCatalogue } from '../domain/demo-catalogue/generate.js';
 import { renderDemoPhoto } from '../infra/demo-photos/render.js';
 import { loadConfig } from '../infra/config/config.js';
+import { measureUploads, type UploadTiming } from './images/uploads.js';
 
 export interface BenchService {
   app: FastifyInstance;
@@ -170,16 +171,20 @@ async function main(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS) || 10;
   const service = await startBenchService();
   let runs: Run[];
+  let uploads: UploadTiming;
   try {
     runs = await imageRuns(service, seconds);
+    // Ten photo-sized JPEGs in one request, one request at a time (goal ≤ 300 ms).
+    uploads = await measureUploads(service.url, service.organization.privateKey, { requests: Number(process.env.BENCH_UPLOAD_REQUESTS) || 20 });
   } finally {
     await service.close();
   }
   const machine = `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.versions.node}, ${service.platform.objects.kind} store`;
   console.log(machine);
   console.table(runs);
+  console.table([{ measurement: `upload: ten ${(uploads.bytesPerFile / 1e6).toFixed(2)} MB photos in one request`, ...uploads, goalMs: 300 }]);
   await mkdir(new URL('results/', import.meta.url), { recursive: true });
-  await writeFile(new URL('results/images.json', import.meta.url), JSON.stringify({ at: new Date().toISOString(), seconds, machine, runs }, null, 2));
+  await writeFile(new URL('results/images.json', import.meta.url), JSON.stringify({ at: new Date().toISOString(), seconds, machine, runs, uploads }, null, 2));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
