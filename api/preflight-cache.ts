@@ -10,6 +10,7 @@ import type { WidgetPreset } from '../domain/widget-preset/state.js';
 import type { EventStore, Position } from '../infra/eventstore/port.js';
 import { organizationStores, type StoreSummary } from '../projections/queries/datasets.js';
 import { getWidgetPreset, latestWidgetPreset } from '../projections/queries/widget-presets.js';
+import { followStaleness } from './stale-follower.js';
 
 export const PREFLIGHT_READ_MODELS = ['widget_presets', 'datasets'] as const;
 
@@ -74,20 +75,10 @@ export class PreflightCache {
 
   /** Follows the event store from its head, forgetting an organization when its presets, datasets or account change. */
   async follow(store: EventStore, waitForReadModels: (position: Position) => Promise<void>): Promise<void> {
-    this.#follow = new AbortController();
-    const signal = this.#follow.signal;
-    const after = (await store.headPosition()) ?? undefined;
-    void (async () => {
-      for await (const event of store.subscribeToAll({ after, signal })) {
-        if (!CHANGES.test(event.type)) continue;
-        const organizationId = (event.data as { organizationId?: unknown }).organizationId;
-        if (typeof organizationId !== 'string') continue;
-        const forget = () => this.forget(organizationId);
-        forget();
-        void waitForReadModels(event.position).then(forget, forget);
-      }
-    })().catch(() => {
-      // The subscription ends with the store; the TTL still bounds staleness.
+    this.#follow = await followStaleness(store, waitForReadModels, (event) => {
+      if (!CHANGES.test(event.type)) return null;
+      const organizationId = (event.data as { organizationId?: unknown }).organizationId;
+      return typeof organizationId === 'string' ? () => this.forget(organizationId) : null;
     });
   }
 

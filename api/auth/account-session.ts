@@ -7,8 +7,8 @@
 // this service keeps no account records. The cookie is the account's claim, vouched for by the
 // signature: its id is recorded as the actor of what it uploads, and its memberships say which
 // organization the files belong to (the first active one, document 2).
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { signedClaims } from './signed-claims.js';
 
 export const ACCOUNT_SESSION_COOKIE = 'stylist_session';
 export const ACCOUNT_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -25,37 +25,24 @@ export interface AccountSession {
   expiresAt: Date;
 }
 
-const payload = z.object({
-  a: z.uuid(),
-  m: z.array(z.object({ o: z.uuid(), a: z.boolean() })).max(100),
-  e: z.number().int(),
-});
-
-const signingKey = (serverSecret: string) => createHmac('sha256', serverSecret).update('account-session-cookie').digest();
-const sign = (serverSecret: string, body: string) => createHmac('sha256', signingKey(serverSecret)).update(body).digest();
+const cookies = signedClaims(
+  'account-session-cookie',
+  z.object({
+    a: z.uuid(),
+    m: z.array(z.object({ o: z.uuid(), a: z.boolean() })).max(100),
+    e: z.number().int(),
+  }),
+  8192,
+);
 
 export function issueAccountSession(serverSecret: string, session: AccountSession): string {
-  const claims = { a: session.accountId, m: session.memberships.map((m) => ({ o: m.organizationId, a: m.active })), e: session.expiresAt.getTime() };
-  const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
-  return `${body}.${sign(serverSecret, body).toString('base64url')}`;
+  return cookies.issue(serverSecret, { a: session.accountId, m: session.memberships.map((m) => ({ o: m.organizationId, a: m.active })), e: session.expiresAt.getTime() });
 }
 
 /** The session a cookie value stands for; null when it is malformed, forged or expired. */
 export function readAccountSession(serverSecret: string, value: string, now: Date): AccountSession | null {
-  if (value.length > 8192) return null;
-  const [body, signature, extra] = value.split('.');
-  if (!body || !signature || extra !== undefined) return null;
-  const expected = sign(serverSecret, body);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  let parsed;
-  try {
-    parsed = payload.safeParse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
-  } catch {
-    return null;
-  }
-  if (!parsed.success || parsed.data.e <= now.getTime()) return null;
-  return { accountId: parsed.data.a, memberships: parsed.data.m.map((m) => ({ organizationId: m.o, active: m.a })), expiresAt: new Date(parsed.data.e) };
+  const claims = cookies.read(serverSecret, value, now);
+  return claims && { accountId: claims.a, memberships: claims.m.map((m) => ({ organizationId: m.o, active: m.a })), expiresAt: new Date(claims.e) };
 }
 
 /** The cookie's value from a `Cookie` header (the first one of that name), or null. */

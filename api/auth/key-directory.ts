@@ -7,6 +7,7 @@ import type { EventStore, Position } from '../../infra/eventstore/port.js';
 import { bodyOf } from '../../domain/apikey/key-format.js';
 import { findKeyByLookup, type KeyRecord } from '../../projections/queries/apikeys.js';
 import { getOrganizationAccount, type OrganizationAccount } from '../../projections/queries/organizations.js';
+import { followStaleness } from '../stale-follower.js';
 
 export interface KeyDirectoryOptions {
   db: Kysely<any>;
@@ -100,27 +101,18 @@ export class KeyDirectory {
    * lookup in between cannot keep the old row cached).
    */
   async follow(store: EventStore, waitForReadModels: (position: Position) => Promise<void>): Promise<void> {
-    this.#follow = new AbortController();
-    const signal = this.#follow.signal;
-    const after = (await store.headPosition()) ?? undefined;
-    void (async () => {
-      for await (const event of store.subscribeToAll({ after, signal })) {
-        const data = event.data as { keyId?: string; organizationId?: string };
-        if (NEW_KEY_EVENTS.has(event.type)) {
-          this.forgetMisses();
-          void waitForReadModels(event.position).then(() => this.forgetMisses(), () => this.forgetMisses());
-        }
-        const forget = KEY_EVENTS.has(event.type) && data.keyId
-          ? () => this.forgetKey(data.keyId!)
-          : ORGANIZATION_EVENTS.has(event.type) && data.organizationId
-            ? () => this.forgetOrganization(data.organizationId!)
-            : null;
-        if (!forget) continue;
-        forget();
-        void waitForReadModels(event.position).then(forget, forget);
+    this.#follow = await followStaleness(store, waitForReadModels, (event) => {
+      const forgets: Array<() => void> = [];
+      // A new key may be one a lookup just missed; a rotation also retires the old lookup.
+      if (NEW_KEY_EVENTS.has(event.type)) forgets.push(() => this.forgetMisses());
+      if (KEY_EVENTS.has(event.type)) {
+        const { keyId } = event.data as { keyId?: string };
+        if (keyId) forgets.push(() => this.forgetKey(keyId));
+      } else if (ORGANIZATION_EVENTS.has(event.type)) {
+        const { organizationId } = event.data as { organizationId?: string };
+        if (organizationId) forgets.push(() => this.forgetOrganization(organizationId));
       }
-    })().catch(() => {
-      // The subscription ends with the store; the TTL still bounds staleness.
+      return forgets.length ? () => forgets.forEach((forget) => forget()) : null;
     });
   }
 

@@ -21,6 +21,7 @@ import { SHOPPER_EVENT_TYPES, sessionStream, type ShopperEvent } from '../../dom
 import { loadConfig } from '../../infra/config/config.js';
 import { activeGeneration, storedDays } from '../../projections/queries/analytics.js';
 import { openPostgresBackend } from '../eventstore.js';
+import { random } from '../search/mix.js';
 
 export interface ReplayResult {
   shopperEvents: number;
@@ -33,17 +34,6 @@ export interface ReplayResult {
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
-
-/** A small deterministic generator (mulberry32), so every run replays the same history. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(a ^ (a >>> 15), 1 | a);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shopperEvents(next: () => number, count: number): ShopperEvent[] {
   return Array.from({ length: count }, () => {

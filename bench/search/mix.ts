@@ -20,8 +20,8 @@ export const slotOf = (text: string): string | undefined => SLOT_WORDS.find(([pa
 
 export const colourOf = (text: string): string | undefined => COLOR_FAMILIES.find((family) => new RegExp(`\\b${family}\\b`, 'i').test(text));
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
+/** A small deterministic generator (mulberry32): the same sequence for the same seed, every run. */
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

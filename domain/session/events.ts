@@ -22,6 +22,20 @@ export interface ShopperEvent {
   data: Record<string, unknown> | null;
 }
 
+/** A shopper event with every field it does not name left null. */
+export const shopperEvent = (type: ShopperEventType, fields: Partial<Omit<ShopperEvent, 'type'>> = {}): ShopperEvent => ({
+  type,
+  eventId: null,
+  at: null,
+  itemId: null,
+  datasetId: null,
+  intent: null,
+  value: null,
+  currency: null,
+  data: null,
+  ...fields,
+});
+
 export interface ShopperEventsRecorded {
   type: 'ShopperEventsRecorded';
   data: {

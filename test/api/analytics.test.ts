@@ -4,23 +4,10 @@
 // `stylist analytics rebuild`.
 import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
-import type { ShopperEvent } from '../../domain/session/events.js';
-import { sessionStream } from '../../domain/session/events.js';
+import { sessionStream, shopperEvent as event, type ShopperEvent } from '../../domain/session/events.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/until.js';
 
-const event = (type: ShopperEvent['type'], fields: Partial<ShopperEvent> = {}): ShopperEvent => ({
-  type,
-  eventId: null,
-  at: null,
-  itemId: null,
-  datasetId: null,
-  intent: null,
-  value: null,
-  currency: null,
-  data: null,
-  ...fields,
-});
 
 // One service for the file (a service costs seconds to start); each test has an organization of its own.
 let shared: TestService | undefined;

@@ -1,20 +1,8 @@
 // Days in a timezone, attribution and the tally the analytics read model is built from.
 import t from 'tap';
 import { attribute, dailyFigures, datesBetween, dayOf, emptyIncrements, shownInMemory, tally, tenThousandthsText, toTenThousandths } from '../../domain/analytics/days.js';
-import type { ShopperEvent } from '../../domain/session/events.js';
+import { shopperEvent as event, type ShopperEvent } from '../../domain/session/events.js';
 
-const event = (type: ShopperEvent['type'], fields: Partial<ShopperEvent> = {}): ShopperEvent => ({
-  type,
-  eventId: null,
-  at: null,
-  itemId: null,
-  datasetId: null,
-  intent: null,
-  value: null,
-  currency: null,
-  data: null,
-  ...fields,
-});
 
 /** How many of the hours starting at `from` (UTC) fall on `date` in `zone`. */
 const hoursOn = (date: string, zone: string, from: string): number => {

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { Conflict } from '../../domain/errors.js';
-import { MAX_EVENTS_PER_SESSION, sessionDecider, sessionFull, sessionStream, type SessionEvent, type ShopperEvent } from '../../domain/session/index.js';
+import { MAX_EVENTS_PER_SESSION, sessionDecider, sessionFull, sessionStream, shopperEvent as makeShopperEvent, type SessionEvent, type ShopperEvent } from '../../domain/session/index.js';
 import { specFor, testMeta } from '../support/decider.js';
 
 const spec = specFor(sessionDecider);
@@ -8,17 +8,7 @@ const sessionId = '0f0e0d0c-0b0a-4908-8706-050403020100';
 const organizationId = '6c8a2a56-7a43-4c55-9a8e-1b8c2f1f0a01';
 const receivedAt = '2026-01-02T03:04:00.000Z';
 
-const shopperEvent = (type: ShopperEvent['type'], eventId: string | null = null): ShopperEvent => ({
-  type,
-  eventId,
-  at: null,
-  itemId: null,
-  datasetId: null,
-  intent: null,
-  value: null,
-  currency: null,
-  data: null,
-});
+const shopperEvent = (type: ShopperEvent['type'], eventId: string | null = null): ShopperEvent => makeShopperEvent(type, { eventId });
 
 const record = (events: ShopperEvent[]) => ({ type: 'RecordShopperEvents' as const, data: { sessionId, organizationId, demo: false, receivedAt, events } });
 const recorded = (events: ShopperEvent[]): SessionEvent => ({ type: 'ShopperEventsRecorded', data: { sessionId, organizationId, demo: false, receivedAt, events, at: testMeta.now } });

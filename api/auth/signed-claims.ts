@@ -1,0 +1,49 @@
+// Claims signed with a key derived from the server secret under a label of their own (so one kind
+// of token can never pass for another), as `<base64url JSON>.<base64url HMAC-SHA256>`, with an
+// expiry `e` (ms since the epoch). Stateless: any API process checks one without a lookup. Used by
+// widget session tokens (session-token.ts) and the signed-in session cookie (account-session.ts).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { z } from 'zod';
+
+export interface SignedClaims<T extends { e: number }> {
+  issue(serverSecret: string, claims: T): string;
+  /** The claims of a token; null when it is too long, malformed, forged or expired. */
+  read(serverSecret: string, token: string, now: Date): T | null;
+}
+
+export function signedClaims<S extends z.ZodType<{ e: number }>>(label: string, schema: S, maxLength: number): SignedClaims<z.output<S>> {
+  // Derived once per secret, not per token: some routes sign or check one on every request.
+  const keys = new Map<string, Buffer>();
+  const keyOf = (serverSecret: string): Buffer => {
+    let key = keys.get(serverSecret);
+    if (!key) {
+      key = createHmac('sha256', serverSecret).update(label).digest();
+      if (keys.size > 16) keys.clear();
+      keys.set(serverSecret, key);
+    }
+    return key;
+  };
+  const sign = (serverSecret: string, body: string) => createHmac('sha256', keyOf(serverSecret)).update(body).digest();
+  return {
+    issue(serverSecret, claims) {
+      const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
+      return `${body}.${sign(serverSecret, body).toString('base64url')}`;
+    },
+    read(serverSecret, token, now) {
+      if (token.length > maxLength) return null;
+      const [body, signature, extra] = token.split('.');
+      if (!body || !signature || extra !== undefined) return null;
+      const expected = sign(serverSecret, body);
+      const given = Buffer.from(signature, 'base64url');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+      let parsed;
+      try {
+        parsed = schema.safeParse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
+      } catch {
+        return null;
+      }
+      if (!parsed.success || parsed.data.e <= now.getTime()) return null;
+      return parsed.data;
+    },
+  };
+}
