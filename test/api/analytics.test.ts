@@ -58,6 +58,29 @@ t.test('end to end: a widget session reports events and the day counts them', as
   t.same(day, { date: today, sessions: 1, messages: 1, productClicks: 1, addToCarts: 0, purchases: 1, revenue: 89.9, assistedRevenue: 89.9, conversionRate: 1 });
 });
 
+t.test('a count being built shows in projections status and in the answer, and the old one answers meanwhile', async (t) => {
+  const { service, org, headers, daily, record } = await setUp(t);
+  await record('2026-05-02T02:00:00Z', [event('message_sent')]);
+  // Hold the builder, as a busy projections process would, to look at the count under way.
+  await service.platform.analytics.stop();
+  t.teardown(() => service.platform.analytics.start());
+  await service.app.inject({ method: 'PATCH', url: '/v1/organization', headers, payload: { fields: { reportingTimezone: 'Asia/Tokyo' } } });
+  const status = await until(
+    'the rebuild listed by projections status',
+    () => service.cli(['projections', 'status', '--json']),
+    (s) => s.analyticsRebuilds.some((b: { organizationId: string }) => b.organizationId === org.organizationId),
+  );
+  t.match(status.analyticsRebuilds.find((b: { organizationId: string }) => b.organizationId === org.organizationId), { timezone: 'Asia/Tokyo', reason: 'timezone', eventsRead: 0 });
+  const during = (await daily('from=2026-05-01&to=2026-05-02')).json();
+  t.equal(during.timezone, 'UTC', 'the old count answers');
+  t.match(during.rebuilding, { timezone: 'Asia/Tokyo', reason: 'timezone' });
+  service.platform.analytics.start();
+  const after = await until('the count in Tokyo time', async () => (await daily('from=2026-05-01&to=2026-05-02')).json(), (a) => a.timezone === 'Asia/Tokyo');
+  t.notOk(after.rebuilding);
+  t.same(after.days.map((d: { messages: number }) => d.messages), [0, 1], '02:00 UTC is 11:00 on the 2nd in Tokyo');
+  t.notOk((await service.cli(['projections', 'status', '--json'])).analyticsRebuilds.some((b: { organizationId: string }) => b.organizationId === org.organizationId));
+});
+
 t.test('a bad range is a 422 naming the field', async (t) => {
   const { daily } = await setUp(t);
   const cases: Array<[string, string, string]> = [
