@@ -114,6 +114,8 @@ const environment = z.object({
   SYNC_MAX_PER_ORGANIZATION: integer(1, 1, 16),
   SYNC_DEADLINE_SECONDS: integer(1800, 1, 86_400),
   INGEST_MAX_PER_ORGANIZATION: integer(16, 1, 1_000),
+  INGEST_PHOTO_TIMEOUT_MS: integer(10_000, 100, 120_000),
+  INGEST_RETRY_DELAY_MS: integer(2_000, 0, 600_000),
   UPLOAD_BUDGET_MB: integer(16, 1, 1024),
   QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   PROJECTION_LAG_LIMIT_SECONDS: integer(30, 1, 86_400),
@@ -158,6 +160,10 @@ export interface Config {
   ingest: {
     /** Items of one organization processed at once across every process; organizations with waiting items take turns. */
     maxPerOrganization: number;
+    /** A photo whose server has not finished answering by then is skipped (the item is processed without it). */
+    photoTimeoutMs: number;
+    /** Before an item that failed is tried again. */
+    retryDelayMs: number;
   };
   /** Bytes of upload bodies one process reads and works on at once; more wait their turn (api/body-budget.ts). */
   uploadBudgetBytes: number;
@@ -234,7 +240,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxFeedBytes: e.SYNC_MAX_FEED_MB * 1024 * 1024,
       maxProducts: e.SYNC_MAX_PRODUCTS,
     },
-    ingest: { maxPerOrganization: e.INGEST_MAX_PER_ORGANIZATION },
+    ingest: { maxPerOrganization: e.INGEST_MAX_PER_ORGANIZATION, photoTimeoutMs: e.INGEST_PHOTO_TIMEOUT_MS, retryDelayMs: e.INGEST_RETRY_DELAY_MS },
     uploadBudgetBytes: e.UPLOAD_BUDGET_MB * 1024 * 1024,
     queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
     projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS },

@@ -9,6 +9,7 @@ import { waitingQueueRows } from '../../projections/queries/items.js';
 import type { WorkerContext, WorkerDefinition } from '../worker.js';
 import { removeDatasetFiles } from './cleanup.js';
 import { demoPhotos } from './demo-photos.js';
+import { DEFAULT_PHOTO_LIMITS } from './photos.js';
 import { processItem, recordFailure } from './process-item.js';
 import { storeAudienceReader } from './store-audience.js';
 
@@ -38,6 +39,7 @@ export const ingestWorker: WorkerDefinition<IngestMessage> = {
           logger: context.logger,
           localPhotos: demoPhotos,
           outbound: outboundClient(context.config.outbound.allowPrivate),
+          photoLimits: { ...DEFAULT_PHOTO_LIMITS, timeoutMs: context.config.ingest.photoTimeoutMs },
           findDataset: datasets,
           storeAudience: audiences,
           heartbeat: () => job.working(),
@@ -63,7 +65,7 @@ export const ingestWorker: WorkerDefinition<IngestMessage> = {
     maxPerKey: context.config.ingest.maxPerOrganization,
     maxDeliver: INGEST_MAX_DELIVER,
     ackWaitMs: 60_000,
-    retryDelayMs: 2_000,
+    retryDelayMs: context.config.ingest.retryDelayMs,
     onDeadLetter: async (dead) => {
       const message = ingestMessage.safeParse(dead.payload);
       if (!message.success) return;
