@@ -2,10 +2,10 @@
 // document 1's cutting rules, activate and archive, delete, detect, available genders, and every
 // message of documents 2 and 3 for them.
 import t, { type Test } from 'tap';
-import { startTestService } from '../support/service.js';
+import { sharedTestService, startTestService } from '../support/service.js';
 
-const setUp = async (t: Test) => {
-  const service = await startTestService(t);
+const setUp = async (_t: Test) => {
+  const service = await sharedTestService();
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const auth = { authorization: `Bearer ${org.privateKey}` };
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, payload?: unknown) => service.app.inject({ method, url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });

@@ -4,7 +4,7 @@
 // the 422s.
 import t, { type Test } from 'tap';
 import { SearchMemory } from '../../projections/search-memory.js';
-import { startTestService } from '../support/service.js';
+import { sharedTestService, startTestService } from '../support/service.js';
 
 type Variant = { sku: string; label: string; options: Array<{ name: string; value: string }>; inStock: boolean; quantity: number | null; price: number; compareAtPrice?: number | null };
 
@@ -35,8 +35,9 @@ const CATALOGUE = [
 /** For the pattern and fit filters. */
 const STRIPED_TEE = product('TEE-STRIPE', 'Striped Slim Fit Cotton T-Shirt', 'T-Shirts', 25, [variant('TS-M', 'M', 25)]);
 
-const setUp = async (t: Test) => {
-  const service = await startTestService(t, { workers: ['ingest'] });
+/** `own`: a service of the test's own, for a test that looks at the whole process (the search memory). */
+const setUp = async (t: Test, { own = false } = {}) => {
+  const service = own ? await startTestService(t, { workers: ['ingest'] }) : await sharedTestService({ workers: ['ingest'] });
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const admin = { authorization: `Bearer ${org.privateKey}` };
   const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) => service.app.inject({ method, url, headers: admin, ...(payload ? { payload } : {}) });
@@ -235,7 +236,7 @@ t.test('bad queries, limits and filters are refused with 422 and a message', asy
 });
 
 t.test('warming the search memory loads every active dataset with its active items, as `stylist serve` does at start', async (t) => {
-  const { dataset, settled, call, service } = await setUp(t);
+  const { dataset, settled, call, service } = await setUp(t, { own: true });
   const main = await dataset('Main', 'https://acme.example.com', CATALOGUE);
   const outlet = await dataset('Outlet', 'https://outlet.example.com', CATALOGUE.slice(0, 2));
   await settled({ query: 'dress' }, 3);

@@ -1,10 +1,10 @@
 // Data sources through HTTP: create, list with clamped pagination, PATCH with every message of
 // document 2 (404 only after validation), delete, and the dataset cascades.
 import t, { type Test } from 'tap';
-import { startTestService } from '../support/service.js';
+import { sharedTestService } from '../support/service.js';
 
-const setUp = async (t: Test) => {
-  const service = await startTestService(t);
+const setUp = async (_t: Test) => {
+  const service = await sharedTestService();
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const headers = { authorization: `Bearer ${org.privateKey}` };
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => service.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });

@@ -1,17 +1,17 @@
 // Styling and sizing through HTTP (document 2): defaults, replace semantics, cutting instead of
 // refusing, dropped unknown rule ids and brands, kept basicIds, every 422, and the 404.
 import t, { type Test } from 'tap';
-import { startTestService } from '../support/service.js';
+import { sharedTestService } from '../support/service.js';
 
-const setUp = async (t: Test) => {
-  const service = await startTestService(t);
+const setUp = async (_t: Test) => {
+  const service = await sharedTestService();
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const headers = { authorization: `Bearer ${org.privateKey}` };
   const datasetId = (await service.app.inject({ method: 'POST', url: '/v1/datasets', headers, payload: { name: 'Main', config: { storeName: 'Acme', storeDomain: 'acme.com' } } })).json().datasetId;
   const url = `/v1/datasets/${datasetId}/styling`;
   const get = async () => (await service.app.inject({ url, headers })).json();
   const put = (payload: unknown) => service.app.inject({ method: 'PUT', url, headers, payload: payload as object });
-  return { service, headers, datasetId, url, get, put };
+  return { service, org, headers, datasetId, url, get, put };
 };
 
 t.test('a store that never changed styling gets every default', async (t) => {
@@ -89,9 +89,8 @@ t.test('every 422 of document 2, the common body errors, and the 404', async (t)
 });
 
 t.test('a key scoped to styling may use these endpoints and no other dataset endpoint', async (t) => {
-  const { service, url } = await setUp(t);
-  const orgs = await service.platform.database.db.selectFrom('organizations').select('organization_id').where('name', '=', 'Acme Apparel').execute();
-  const scoped = await service.cli(['key', 'create', '--org', orgs[0]!.organization_id, '--name', 'Styling tool', '--scopes', 'styling', '--json']);
+  const { service, org, url } = await setUp(t);
+  const scoped = await service.cli(['key', 'create', '--org', org.organizationId, '--name', 'Styling tool', '--scopes', 'styling', '--json']);
   const headers = { authorization: `Bearer ${scoped.privateKey}` };
   t.equal((await service.app.inject({ url, headers })).statusCode, 200);
   const denied = await service.app.inject({ url: '/v1/datasets', headers });

@@ -1,10 +1,10 @@
 // Sync jobs and logs through HTTP, without a sync worker: what a merchant sees of a job before a
 // worker takes it (create, existing, cancel, list, retrieve) and every message of documents 1 and 2.
 import t, { type Test } from 'tap';
-import { startTestService } from '../support/service.js';
+import { sharedTestService } from '../support/service.js';
 
-const setUp = async (t: Test) => {
-  const service = await startTestService(t);
+const setUp = async (_t: Test) => {
+  const service = await sharedTestService();
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const headers = { authorization: `Bearer ${org.privateKey}` };
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => service.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });

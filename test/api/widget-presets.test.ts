@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import t, { type Test } from 'tap';
 import { createWidgetPreset } from '../../commands/widget-presets.js';
 import { widgetPresetStream } from '../../domain/widget-preset/events.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { sharedTestService, type TestService } from '../support/service.js';
 
 const PRESETS = '/v1/widget/presets';
 
@@ -76,7 +76,7 @@ const shopOf = async (service: TestService, name: string): Promise<Shop> => {
   };
 };
 
-const open = async (t: Test, name = 'Acme Apparel'): Promise<Shop> => shopOf(await startTestService(t), name);
+const open = async (t: Test, name = 'Acme Apparel'): Promise<Shop> => shopOf(await sharedTestService(), name);
 
 t.test('create answers 201 with the preset as document 1 shows it, fully round by default', async (t) => {
   const shop = await open(t);

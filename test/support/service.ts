@@ -76,3 +76,21 @@ async function secondConnection(t: Teardown, shared: Database, maxConnections?: 
   t.teardown(() => database.close());
   return database;
 }
+
+const sharedServices = new Map<string, Promise<TestService>>();
+
+/**
+ * One service per test file and set of options, torn down when the file ends: for tests that each
+ * work in an organization of their own and change nothing process-wide (a service costs about a
+ * second to start and stop, and some files start one per test). A test that stops projections,
+ * sets a clock or needs an environment of its own starts its own with startTestService.
+ */
+export function sharedTestService(options: Pick<TestServiceOptions, 'workers' | 'env'> = {}): Promise<TestService> {
+  const key = JSON.stringify(options);
+  let service = sharedServices.get(key);
+  if (!service) {
+    service = import('tap').then(({ default: root }) => startTestService(root, options));
+    sharedServices.set(key, service);
+  }
+  return service;
+}
