@@ -9,13 +9,19 @@ import { UPLOAD_BODY_LIMIT } from '../../api/routes/items.js';
 import { allProjectors } from '../../projections/index.js';
 import { LOCAL_STORES_ENV } from '../support/outbound.js';
 import { productShot, startPhotoServer } from '../support/photo-server.js';
-import { startTestService } from '../support/service.js';
+import { sharedTestService, startTestService } from '../support/service.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/shopify');
 
-const setUp = async (t: Test, dataset: object = {}, env: Record<string, string> = {}) => {
+/**
+ * Each test works in an organization of its own on the file's shared service, unless it asks for
+ * a service of its own (`own`: it stops projections or rebuilds every read model) or needs an
+ * environment of its own.
+ */
+const setUp = async (t: Test, dataset: object = {}, env: Record<string, string> = {}, { own = false } = {}) => {
   // Photos come from a server on 127.0.0.1.
-  const service = await startTestService(t, { workers: ['ingest'], env: { ...LOCAL_STORES_ENV, ...env } });
+  const options = { workers: ['ingest'], env: { ...LOCAL_STORES_ENV, ...env } };
+  const service = own || Object.keys(env).length ? await startTestService(t, options) : await sharedTestService(options);
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const headers = { authorization: `Bearer ${org.privateKey}` };
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => service.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
@@ -305,7 +311,7 @@ t.test('Shopify products.json products upload as they are, and deleting the data
 });
 
 t.test('replaying every event reproduces the dataset and item read models exactly', async (t) => {
-  const { upload, drained, service, call, datasetId } = await setUp(t);
+  const { upload, drained, service, call, datasetId } = await setUp(t, {}, {}, { own: true });
   await upload({ items: [tee(), tee({ sku: 'TEE-2', name: 'Striped Linen Shirt' })] });
   await drained();
   await call('PATCH', `/v1/datasets/${datasetId}/archive`);
@@ -353,7 +359,7 @@ t.test('an item whose processing keeps failing is retried a bounded number of ti
 });
 
 t.test('an upload whose read models do not catch up answers 500 with the reason; the products are queued all the same', async (t) => {
-  const { upload, service, call, datasetId } = await setUp(t);
+  const { upload, service, call, datasetId } = await setUp(t, {}, {}, { own: true });
   // No projections running: the queue rows cannot appear within the wait.
   await service.platform.projections.stop();
   const started = Date.now();
