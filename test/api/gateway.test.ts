@@ -4,7 +4,7 @@ import t from 'tap';
 import { buildApi } from '../../api/app.js';
 import { createLogger } from '../../api/logging.js';
 import { DEMO_ORGANIZATION_ID } from '../../domain/demo.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { sharedTestService, startTestService, type TestService } from '../support/service.js';
 
 const RESOURCE = 'api.v1.organization.update';
 const patch = (service: TestService, authorization: string | undefined, extra: { remoteAddress?: string; headers?: Record<string, string> } = {}) =>
@@ -27,7 +27,7 @@ const damageOrganizationPart = (privateKey: string): string => {
 };
 
 t.test('every authentication error of document 1, in its order, on a private route', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedTestService();
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const keys = (await service.cli(['key', 'list', '--org', org.organizationId])).keys as Array<{ keyId: string; primary: boolean }>;
   const primary = keys.find((k) => k.primary)!;
@@ -72,7 +72,7 @@ t.test('every authentication error of document 1, in its order, on a private rou
 });
 
 t.test('a deleted organization, an inactive subscription, rotation and deletion take effect at once', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedTestService();
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const other = await service.cli(['org', 'create', '--name', 'Other Apparel', '--json']);
   t.equal((await patch(service, `Bearer ${org.privateKey}`)).statusCode, 200, 'cached now');
@@ -103,7 +103,7 @@ t.test('a deleted organization, an inactive subscription, rotation and deletion 
 });
 
 t.test('plans: no entitlement, turned off, quota with Retry-After, RPM, unlimited', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedTestService();
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const auth = `Bearer ${org.privateKey}`;
   const plan = (...args: string[]) => service.cli(['plan', 'set', '--org', org.organizationId, '--resource', RESOURCE, ...args]);
@@ -142,7 +142,7 @@ t.test('plans: no entitlement, turned off, quota with Retry-After, RPM, unlimite
 });
 
 t.test('a scoped key on a private route no scope grants', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedTestService();
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const scoped = await service.cli(['key', 'create', '--org', org.organizationId, '--name', 'styling only', '--scopes', 'styling']);
   // The same authentication the service runs, on a private route that names no scope.
@@ -174,7 +174,7 @@ t.test('200 parallel requests against a quota of 100, across two API instances o
 });
 
 t.test("document 1's common body errors on a keyed route: 400, no rate-limit headers, nothing counted", async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedTestService();
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const send = (payload: string) =>
     service.app.inject({ method: 'PATCH', url: '/v1/organization', headers: { authorization: `Bearer ${org.privateKey}`, 'content-type': 'application/json' }, payload });

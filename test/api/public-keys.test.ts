@@ -6,7 +6,7 @@ import { readSessionToken } from '../../api/auth/session-token.js';
 import { createLogger } from '../../api/logging.js';
 import { DEMO_ORGANIZATION_ID } from '../../domain/demo.js';
 import { demoPlan } from '../../domain/plan.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { sharedTestService, startTestService, type TestService } from '../support/service.js';
 
 const RESOURCE = 'api.v1.widget.preflight';
 const preflight = (service: TestService, authorization?: string, options: { origin?: string; remoteAddress?: string; query?: string } = {}) =>
@@ -21,7 +21,7 @@ const colours = Object.fromEntries(
 );
 
 t.test('public-key authentication errors, in document 1 wording', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedTestService();
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const body = org.publicKey.slice('sgpt-pk-'.length);
   const damaged = `sgpt-pk-${body.slice(0, 40)}${body[40] === 'A' ? 'B' : 'A'}${body.slice(41)}`;
@@ -43,7 +43,7 @@ t.test('public-key authentication errors, in document 1 wording', async (t) => {
 });
 
 t.test('preflight: a signed session, the latest theme or the one asked for, and the rate-limit headers', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedTestService();
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const empty = await preflight(service, `Bearer ${org.publicKey}`);
   t.equal(empty.statusCode, 200);
@@ -67,7 +67,7 @@ t.test('preflight: a signed session, the latest theme or the one asked for, and 
 });
 
 t.test('allowed websites, localhost, apps and servers, service-only', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedTestService();
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const key = (name: string, ...args: string[]) => service.cli(['key', 'create', '--org', org.organizationId, '--name', name, ...args]);
   const sites = await key('storefront', '--website', 'store.com', '--website', '*.store.com');
@@ -107,7 +107,7 @@ t.test('demo mode: the demo organization, RPM per client address, one shared quo
 });
 
 t.test('the demo key on a public route that opts out of demo mode', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedTestService();
   const app = await buildApi({
     logger: createLogger({ level: 'silent' }),
     readiness: {},
@@ -124,7 +124,7 @@ t.test('the demo key on a public route that opts out of demo mode', async (t) =>
 });
 
 t.test('property: random Authorization headers never authenticate and never fail the server', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedTestService();
   await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const header = fc.oneof(
     fc.string({ maxLength: 80 }),
@@ -147,7 +147,7 @@ t.test('property: random Authorization headers never authenticate and never fail
 });
 
 t.test('CORS: a storefront preflight is answered before authentication; the key decides on the real request, whose answer the page can read', async (t) => {
-  const service = await startTestService(t);
+  const service = await sharedTestService();
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const sites = await service.cli(['key', 'create', '--org', org.organizationId, '--name', 'storefront', '--website', 'store.com']);
   const ask = (url: string, method: string, origin: string) =>
