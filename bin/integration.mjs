@@ -2,7 +2,8 @@
 // `npm run test:integration`: the same suite against a real Postgres and NATS JetStream.
 // Creates a fresh database for this run and drops it afterwards, whatever the outcome.
 // With no test files named it runs every test/**/*.test.ts, test/integration/ included (which
-// `npm test` leaves out: those tests need the real servers).
+// `npm test` leaves out: those tests need the real servers), except the files that cannot differ
+// by backend (BACKEND_INDEPENDENT below).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
@@ -34,10 +35,30 @@ console.log(`integration: database ${database}, NATS ${natsUrl}`);
 
 const args = process.argv.slice(2);
 const namesFiles = args.some((arg) => !arg.startsWith('-') && /\.[cm]?[jt]s$/.test(arg));
+
+// Files that never read DATABASE_URL or NATS_URL: here they would repeat the embedded run to the
+// letter, so only the embedded run has them (named here, so the list is checked when it changes).
+const BACKEND_INDEPENDENT = [
+  // Pure: deciders and domain functions, no I/O.
+  /^test\/domain\//,
+  // Pure helpers of the benchmarks, and the search-quality loader, which runs on PGlite by design.
+  /^test\/bench\//,
+  // The CLI on an embedded DATA_DIR in a clean environment; `stylist serve` on Postgres and NATS
+  // is test/integration/cli-serve.test.ts.
+  /^test\/app\/cli\.test\.ts$/,
+  // The in-process queue; its JetStream twin is test/integration/workqueue-jetstream.test.ts.
+  /^test\/infra\/workqueue\.test\.ts$/,
+  // A crash of an embedded PGlite data directory.
+  /^test\/projections\/crash\.test\.ts$/,
+  // The HTTP shell with stub readiness checks and no database.
+  /^test\/api\/(app|openapi|retired|validation)\.test\.ts$/,
+];
+
 const everyTest = () =>
   readdirSync('test', { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.ts'))
     .map((file) => `test/${file}`)
+    .filter((file) => !BACKEND_INDEPENDENT.some((pattern) => pattern.test(file)))
     .sort();
 
 const code = await new Promise((resolve) => {
