@@ -112,6 +112,7 @@ const environment = z.object({
   SYNC_MAX_FEED_MB: integer(256, 1, 4096),
   SYNC_MAX_PRODUCTS: integer(25_000, 1, 25_000),
   SYNC_MAX_PER_ORGANIZATION: integer(1, 1, 16),
+  SYNC_RETRY_DELAY_MS: integer(5_000, 0, 600_000),
   SYNC_DEADLINE_SECONDS: integer(1800, 1, 86_400),
   INGEST_MAX_PER_ORGANIZATION: integer(16, 1, 1_000),
   INGEST_PHOTO_TIMEOUT_MS: integer(10_000, 100, 120_000),
@@ -154,6 +155,8 @@ export interface Config {
     maxProducts: number;
     /** Sync jobs of one organization running at once across every process (workers/sync/slots.ts). */
     maxPerOrganization: number;
+    /** Before a sync run that broke is tried again. */
+    retryDelayMs: number;
     /** A run still going after this long stops and its job fails: one slow store cannot hold a slot for ever. */
     deadlineMs: number;
   };
@@ -236,6 +239,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       schedulerIntervalMs: e.SYNC_SCHEDULER_INTERVAL_SECONDS * 1000,
       concurrency: e.SYNC_CONCURRENCY,
       maxPerOrganization: e.SYNC_MAX_PER_ORGANIZATION,
+      retryDelayMs: e.SYNC_RETRY_DELAY_MS,
       deadlineMs: e.SYNC_DEADLINE_SECONDS * 1000,
       maxFeedBytes: e.SYNC_MAX_FEED_MB * 1024 * 1024,
       maxProducts: e.SYNC_MAX_PRODUCTS,

@@ -134,7 +134,8 @@ t.test('a store that answers 500 then recovers; a store that refuses fails the j
 });
 
 t.test('a run broken by the database fails with a reference for the merchant; the detail goes only to the log', needsFixtures, async (t) => {
-  const { connect, jobs, finished, service } = await setUp(t, { workers: ['sync'], store: { products: fixtures().slice(0, 5) } });
+  // A short pause between attempts (SYNC_RETRY_DELAY_MS): the run is tried again before it fails.
+  const { connect, jobs, finished, service } = await setUp(t, { workers: ['sync'], store: { products: fixtures().slice(0, 5) }, env: { SYNC_RETRY_DELAY_MS: '200' } });
   // The worker's own log table goes missing: every run breaks on its first write there.
   await sql`alter table sync_log_entries rename to sync_log_entries_away`.execute(service.platform.database.db);
   t.teardown(() => sql`alter table sync_log_entries_away rename to sync_log_entries`.execute(service.platform.database.db).catch(() => undefined));

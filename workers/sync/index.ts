@@ -51,7 +51,7 @@ export const syncWorker: WorkerDefinition<SyncMessage> = {
     // the heartbeat timeout (at most 90 s). Messages past that time do not block anyone: the
     // durable's max_ack_pending is QUEUE_MAX_IN_FLIGHT, not this process's SYNC_CONCURRENCY.
     ackWaitMs: Math.max(5_000, Math.min(90_000, context.config.sync.heartbeatTimeoutMs)),
-    retryDelayMs: 5_000,
+    retryDelayMs: context.config.sync.retryDelayMs,
     maxDeliver: 5,
   }),
 };
