@@ -47,6 +47,8 @@ export interface BenchService {
   app: FastifyInstance;
   unlimitedKey: string;
   meteredKey: string;
+  /** The private key of the unlimited organization (catalogue writes). */
+  privateKey: string;
   organizationId: string;
   close(): Promise<void>;
 }
@@ -105,6 +107,7 @@ export async function startBenchService(backend: BenchBackend): Promise<BenchSer
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     backend,
+    privateKey: org.privateKey!,
     platform,
     app,
     url,
@@ -158,10 +161,27 @@ export async function measureIngest(service: BenchService, seconds: number, batc
   };
   try {
     await run(2, sessions / 2);
+    const idle = await probeCatalogueWrites(service, 3_000);
     const before = await recordedShopperEvents(service);
-    const result = await run(seconds, 0);
+    const probing = new AbortController();
+    const [result, loaded] = await Promise.all([run(seconds, 0).finally(() => probing.abort()), probeCatalogueWrites(service, seconds * 1000, probing.signal)]);
     const recorded = (await recordedShopperEvents(service)) - before;
+    const probeRow = (what: string, when: string, latencies: number[]): Figure => ({
+      backend: service.backend.kind,
+      figure: `${what}, ${when}`,
+      requestsPerSecond: 0,
+      p50Ms: percentile(latencies, 0.5),
+      p99Ms: percentile(latencies, 0.99),
+      non2xx: 0,
+      note: `${latencies.length} requests, one every 250 ms`,
+    });
+    const WRITE = 'a catalogue write answered once projected (POST /v1/datasets)';
+    const READ = 'the same dataset read back (GET /v1/datasets/{id})';
     return [
+      probeRow(WRITE, 'idle', idle.writes),
+      probeRow(WRITE, 'during the event ingest below', loaded.writes),
+      probeRow(READ, 'idle', idle.reads),
+      probeRow(READ, 'during the event ingest below', loaded.reads),
       {
         backend: service.backend.kind,
         figure: `POST /v1/events, ${batch} a request, ${sessions} sessions`,
@@ -177,6 +197,35 @@ export async function measureIngest(service: BenchService, seconds: number, batc
     await rm(settingsFile, { force: true });
   }
 }
+
+/**
+ * A dataset created every 250 ms through the API, which answers once the datasets read model has
+ * it (read-your-writes): how long a catalogue change takes to be projected, idle or while shopper
+ * events stream in (they go through the same event store and the same projection runner).
+ */
+async function probeCatalogueWrites(service: BenchService, durationMs: number, signal?: AbortSignal): Promise<{ writes: number[]; reads: number[] }> {
+  const writes: number[] = [];
+  const reads: number[] = [];
+  const headers = { authorization: `Bearer ${service.privateKey}` };
+  const until = Date.now() + durationMs;
+  for (let n = 0; Date.now() < until && !signal?.aborted; n++) {
+    let started = performance.now();
+    const created = await service.app.inject({ method: 'POST', url: '/v1/datasets', headers, payload: { name: `Probe ${Date.now()}-${n}` } });
+    if (created.statusCode !== 201) throw new Error(`probe: ${created.statusCode} ${created.body}`);
+    writes.push(performance.now() - started);
+    // The same dataset read back: what the busy process costs any request, projection or not.
+    started = performance.now();
+    await service.app.inject({ url: `/v1/datasets/${created.json().datasetId}`, headers });
+    reads.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { writes, reads };
+}
+
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! * 10) / 10 : NaN;
+};
 
 /** Shopper events on the store, counted from the events themselves. */
 async function recordedShopperEvents(service: BenchService): Promise<number> {
