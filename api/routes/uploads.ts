@@ -12,7 +12,7 @@ import type { Socket } from 'node:net';
 import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { recordFileUpload } from '../../commands/files.js';
+import { storeUpload, UploadNotStored } from '../../commands/files.js';
 import {
   isAllowedContentType,
   MAX_FILE_BYTES,
@@ -266,17 +266,11 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
       height: inspection.height,
     };
     try {
-      await context.objects.put(key, bytes, { contentType: declared });
+      await storeUpload(context, { ...record, organizationId: owner.organizationId, uploadedBy: owner.uploadedBy }, bytes, owner.meta.command);
     } catch (error) {
-      owner.meta.log.error({ err: error, key }, 'an upload could not be stored');
-      await forget(key);
-      return fail('storage', UPLOAD_MESSAGES.storage);
-    }
-    try {
-      await recordFileUpload(context.eventStore, { ...record, organizationId: owner.organizationId, uploadedBy: owner.uploadedBy }, owner.meta.command);
-    } catch (error) {
-      owner.meta.log.error({ err: error, key }, 'an upload was stored but its event could not be appended; its bytes are deleted');
-      await forget(key);
+      if (!(error instanceof UploadNotStored)) throw error;
+      const message = error.stage === 'bytes' ? 'an upload could not be stored' : 'an upload was stored but its event could not be appended; its bytes are deleted';
+      owner.meta.log.error({ err: error.cause, key }, message);
       return fail('storage', UPLOAD_MESSAGES.storage);
     }
     return record;
@@ -288,9 +282,6 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
     return { filename, error: UPLOAD_MESSAGES.storage, kind: 'storage' };
   }
 
-  async function forget(key: string): Promise<void> {
-    await context.objects.delete(key).catch(() => {});
-  }
 };
 
 /** The bytes of one file part, up to the size limit; past it (or for a refused type) read and dropped. */
