@@ -14,20 +14,12 @@ import type { ShopperEventsRecorded } from '../domain/session/events.js';
 import type { EventStore, RecordedEvent } from '../infra/eventstore/port.js';
 import { comparePositions, parsePosition } from '../infra/eventstore/position.js';
 import { addIncrements, dropGeneration, SHOWN_KEPT_MS } from './analytics.js';
+import type { BuildingGeneration } from './queries/analytics.js';
 import type { RunnerLogger } from './runner-core.js';
 
 const CLAIM_TIMEOUT_SECONDS = 30;
 const PAGE = 2000;
 
-export interface BuildingGeneration {
-  organizationId: string;
-  generation: number;
-  timezone: string;
-  reason: string;
-  requestedAt: string;
-  eventsRead: number;
-  claimedBy: string | null;
-}
 
 export interface AnalyticsBuilderOptions {
   store: EventStore;
@@ -195,23 +187,4 @@ function forgetEndedSessions(shown: ReturnType<typeof shownInMemory>, lastSeen: 
     lastSeen.delete(sessionId);
     shown.forget(sessionId);
   }
-}
-
-/** Generations being built, for `stylist projections status` and the analytics answer. */
-export async function buildingGenerations(db: Kysely<any>, organizationId?: string): Promise<BuildingGeneration[]> {
-  let query = db
-    .selectFrom('analytics_generations')
-    .select(['organization_id', 'generation', 'timezone', 'reason', 'requested_at', 'events_read', 'claimed_by'])
-    .where('state', '=', 'building');
-  if (organizationId) query = query.where('organization_id', '=', organizationId);
-  const rows = await query.orderBy('requested_at').execute();
-  return rows.map((row) => ({
-    organizationId: row.organization_id,
-    generation: Number(row.generation),
-    timezone: row.timezone,
-    reason: row.reason,
-    requestedAt: row.requested_at,
-    eventsRead: Number(row.events_read),
-    claimedBy: row.claimed_by,
-  }));
 }

@@ -5,8 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { requestAnalyticsRebuild } from '../../commands/organizations.js';
 import { NotFound } from '../../domain/errors.js';
-import { buildingGenerations } from '../../projections/analytics-builder.js';
-import { activeGeneration } from '../../projections/queries/analytics.js';
+import { activeGeneration, buildingGenerations } from '../../projections/queries/analytics.js';
 import { operator, required, type CommandSpec } from './spec.js';
 
 const WAIT_LIMIT_MS = 60 * 60 * 1000;

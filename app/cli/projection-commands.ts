@@ -4,7 +4,7 @@
 import { parsePosition, type Position } from '../../infra/eventstore/position.js';
 import { allProjectors } from '../../projections/index.js';
 import { FaultMismatch, type OldestTransaction, type ProjectionStatus } from '../../projections/runner.js';
-import { buildingGenerations, type BuildingGeneration } from '../../projections/analytics-builder.js';
+import { buildingGenerations, type BuildingGeneration } from '../../projections/queries/analytics.js';
 import { operator, required, UsageError, type CommandSpec } from './spec.js';
 
 const knownProjection = (name: string | undefined): string => {

@@ -2,7 +2,6 @@
 // organization's active generation, its days in a range, and the main currency revenue is in.
 import { sql, type Kysely } from 'kysely';
 import { datesBetween, dailyFigures, type DailyFigures, type StoredDay } from '../../domain/analytics/days.js';
-import { buildingGenerations, type BuildingGeneration } from '../analytics-builder.js';
 
 export const DEFAULT_CURRENCY = 'CAD';
 
@@ -63,4 +62,33 @@ export async function storedDays(db: Kysely<any>, organizationId: string, genera
   for (const row of sessions.rows) Object.assign(day(row.date), { sessions: Number(row.sessions), purchasingSessions: Number(row.purchasing) });
   for (const row of revenue.rows) day(row.date).revenue.set(row.currency, [Number(row.revenue), Number(row.assisted_revenue)]);
   return days;
+}
+
+export interface BuildingGeneration {
+  organizationId: string;
+  generation: number;
+  timezone: string;
+  reason: string;
+  requestedAt: string;
+  eventsRead: number;
+  claimedBy: string | null;
+}
+
+/** Generations being built, for `stylist projections status` and the analytics answer. */
+export async function buildingGenerations(db: Kysely<any>, organizationId?: string): Promise<BuildingGeneration[]> {
+  let query = db
+    .selectFrom('analytics_generations')
+    .select(['organization_id', 'generation', 'timezone', 'reason', 'requested_at', 'events_read', 'claimed_by'])
+    .where('state', '=', 'building');
+  if (organizationId) query = query.where('organization_id', '=', organizationId);
+  const rows = await query.orderBy('requested_at').execute();
+  return rows.map((row) => ({
+    organizationId: row.organization_id,
+    generation: Number(row.generation),
+    timezone: row.timezone,
+    reason: row.reason,
+    requestedAt: row.requested_at,
+    eventsRead: Number(row.events_read),
+    claimedBy: row.claimed_by,
+  }));
 }

@@ -12,8 +12,8 @@ import { sessionStream, SHOPPER_EVENT_TYPES } from '../../domain/session/events.
 import { organizationStream } from '../../domain/organization/events.js';
 import type { Position } from '../../infra/eventstore/port.js';
 import { analytics } from '../../projections/analytics.js';
-import { AnalyticsBuilder, buildingGenerations } from '../../projections/analytics-builder.js';
-import { activeGeneration, storedDays } from '../../projections/queries/analytics.js';
+import { AnalyticsBuilder } from '../../projections/analytics-builder.js';
+import { activeGeneration, buildingGenerations, storedDays } from '../../projections/queries/analytics.js';
 import { ProjectionRunner } from '../../projections/runner.js';
 import { openFixture } from './support.js';
 
