@@ -8,7 +8,7 @@
 // signature: its id is recorded as the actor of what it uploads, and its memberships say which
 // organization the files belong to (the first active one, document 2).
 import { z } from 'zod';
-import { signedClaims } from './signed-claims.js';
+import { signedClaims } from '../../infra/tokens/signed-claims.js';
 
 export const ACCOUNT_SESSION_COOKIE = 'stylist_session';
 export const ACCOUNT_SESSION_TTL_MS = 12 * 60 * 60 * 1000;

@@ -3,7 +3,7 @@
 // secret. Stateless, so any API process can check one. Bound to the key that opened it (`k`, its
 // key id; null for the demo key): tokens issued before `k` existed read as keyId null.
 import { z } from 'zod';
-import { signedClaims } from './signed-claims.js';
+import { signedClaims } from '../../infra/tokens/signed-claims.js';
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 /** Longer than any token this service issues; a longer header is not even decoded. */

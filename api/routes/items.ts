@@ -15,7 +15,7 @@ import { zodRoutes } from '../plugins/validation.js';
 import type { CatalogueContext } from './catalogue-context.js';
 import { callerOf, commandMeta } from './context.js';
 import { DATASET_ERRORS, settle } from './dataset-shared.js';
-import { linkItem, type ImageLinks } from './image-links.js';
+import { linkItem, type ImageLinks } from '../../domain/item/image-links.js';
 import { itemSchema } from './item-schema.js';
 import { pagination, paginationSchema, validatedPage } from './pagination.js';
 

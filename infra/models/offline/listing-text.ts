@@ -3,6 +3,7 @@
 // description's HTML is stripped and only its opening is read.
 import type { Listing } from '../../../domain/catalogue/product-input.js';
 import { words } from '../../../domain/catalogue/taxonomy/index.js';
+import { stripHtml } from '../../../domain/html.js';
 
 export type FieldKind = 'title' | 'type' | 'tags' | 'options' | 'description';
 
@@ -16,25 +17,7 @@ export interface TextField {
 export const FIELD_WEIGHTS: Readonly<Record<FieldKind, number>> = { title: 4, type: 2.5, tags: 1, options: 0.6, description: 0.4 };
 const DESCRIPTION_WORDS = 160;
 
-const ENTITIES: Record<string, string> = { amp: '&', nbsp: ' ', quot: '"', apos: "'", lt: '<', gt: '>', rsquo: "'", lsquo: "'", ndash: '-', mdash: '-', eacute: 'e', egrave: 'e' };
-
-/** Text of an HTML fragment: tags, scripts and styles dropped, entities decoded, blocks on new lines. */
-export function stripHtml(html: string): string {
-  return html
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<(br|\/p|\/div|\/li|\/h\d|\/tr)[^>]*>/gi, '\n')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (entity, code: string) => {
-      if (code[0] === '#') {
-        const n = code[1] === 'x' || code[1] === 'X' ? Number.parseInt(code.slice(2), 16) : Number(code.slice(1));
-        return Number.isFinite(n) && n > 0 && n < 0x110000 ? String.fromCodePoint(n) : ' ';
-      }
-      return ENTITIES[code.toLowerCase()] ?? ' ';
-    })
-    .replace(/[ \t\r\f\v]+/g, ' ')
-    .replace(/ ?\n[\n ]*/g, '\n')
-    .trim();
-}
+export { stripHtml };
 
 const SEPARATORS = /\s[-–—|/]\s|[|()[\]{}"“”«»:;,]|\s[-–—]|[-–—]\s|\n/;
 

@@ -1,7 +1,7 @@
 // Claims signed with a key derived from the server secret under a label of their own (so one kind
 // of token can never pass for another), as `<base64url JSON>.<base64url HMAC-SHA256>`, with an
-// expiry `e` (ms since the epoch). Stateless: any API process checks one without a lookup. Used by
-// widget session tokens (session-token.ts) and the signed-in session cookie (account-session.ts).
+// expiry `e` (ms since the epoch). Stateless: any API or worker process checks one without a
+// lookup. Used by widget session tokens, the signed-in session cookie and cart intents.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 

@@ -1,6 +1,7 @@
 // Item and product responses link each stored photo through the image route (document 1:
-// "The image URL is `{base_url}/v1/image/{key}`"): every StoredImage gets its absolute `url`.
-import type { DatasetItemBody } from '../../domain/item/record.js';
+// "The image URL is `{base_url}/v1/image/{key}`"): every StoredImage gets its absolute `url`. Pure:
+// the API and the agent worker both link what they answer with.
+import type { DatasetItemBody } from './record.js';
 
 export interface ImageLinks {
   /** BASE_URL without a trailing slash. */
