@@ -63,7 +63,7 @@ export class ShopperEventRecorder {
     const handled = await handleKnown(this.#store, sessionDecider, { type: 'RecordShopperEvents', data: input }, meta, known, { organizationId: input.organizationId });
     this.#keep(input.sessionId, handled.known);
     const recorded = handled.events[0];
-    return { accepted: recorded ? recorded.data.events.length : 0, position: handled.position };
+    return { accepted: recorded?.type === 'ShopperEventsRecorded' ? recorded.data.events.length : 0, position: handled.position };
   }
 
   #take(sessionId: string): KnownStream<SessionState> | undefined {

@@ -118,6 +118,22 @@ const schemas = {
     }),
   },
 
+  AgentTurnCompleted: {
+    1: data({
+      sessionId: id,
+      ...organizationIds,
+      demo: z.boolean(),
+      turnId: id,
+      outcome: z.enum(['done', 'error']),
+      model: z.string(),
+      shown: z.array(z.looseObject({ itemId: id, datasetId: id })).max(500),
+      tools: z.array(z.looseObject({ name: z.string(), ok: z.boolean(), ms: z.number() })).max(100),
+      timings: z.looseObject({ modelCalls: z.number().int(), firstEventMs: z.number().nullable(), firstResultsMs: z.number().nullable(), totalMs: z.number() }),
+      visit: z.record(z.string(), z.string().nullable()).nullable(),
+      at,
+    }),
+  },
+
   FileUploaded: {
     1: data({
       fileId: id,

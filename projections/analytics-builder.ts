@@ -9,8 +9,8 @@
 // CLAIM_TIMEOUT; the replay then starts again (it writes nothing until the swap).
 import { hostname } from 'node:os';
 import { sql, type Kysely } from 'kysely';
-import { attribute, emptyIncrements, shownInMemory, tally } from '../domain/analytics/days.js';
-import type { ShopperEventsRecorded } from '../domain/session/events.js';
+import { attribute, emptyIncrements, noteShownByAgent, shownInMemory, tally } from '../domain/analytics/days.js';
+import type { AgentTurnCompleted, ShopperEventsRecorded } from '../domain/session/events.js';
 import type { EventStore, RecordedEvent } from '../infra/eventstore/port.js';
 import { comparePositions, parsePosition } from '../infra/eventstore/position.js';
 import { addIncrements, dropGeneration, SHOWN_KEPT_MS } from './analytics.js';
@@ -120,6 +120,13 @@ export class AnalyticsBuilder {
           break;
         }
         read++;
+        if (event.type === 'AgentTurnCompleted') {
+          const turn = (event as RecordedEvent<AgentTurnCompleted>).data;
+          if (turn.organizationId !== target.organizationId) continue;
+          noteShownByAgent(turn.sessionId, turn.shown, shown);
+          lastSeen.set(turn.sessionId, Date.parse(turn.at));
+          continue;
+        }
         if (event.type !== 'ShopperEventsRecorded') continue;
         const data = (event as RecordedEvent<ShopperEventsRecorded>).data;
         if (data.organizationId !== target.organizationId) continue;

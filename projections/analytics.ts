@@ -9,17 +9,18 @@
 // position into it and then, in one transaction, makes it the active one and drops the old. Old
 // numbers answer until the new ones are complete, and the swap is atomic.
 //
-// The agent's turn events will count here too (messages): a handler per type, in the same tally.
+// The agent's turns (`AgentTurnCompleted`) count no figure of their own; what they put on screen
+// makes a later add to cart or purchase of it assisted, as a product view does.
 import { sql, type Kysely } from 'kysely';
-import { attribute, emptyIncrements, tally, tenThousandthsText, type DayIncrements, type ShownItems } from '../domain/analytics/days.js';
+import { attribute, emptyIncrements, noteShownByAgent, tally, tenThousandthsText, type DayIncrements, type ShownItems } from '../domain/analytics/days.js';
 import type { OrganizationEvent } from '../domain/organization/events.js';
-import type { SessionEvent, ShopperEventsRecorded } from '../domain/session/events.js';
+import type { AgentTurnCompleted, SessionEvent, ShopperEventsRecorded } from '../domain/session/events.js';
 import type { RecordedEvent } from '../infra/eventstore/port.js';
 import { positionToString } from '../infra/eventstore/position.js';
 import { projector } from './projector.js';
 
 type AnalyticsEvent = OrganizationEvent | SessionEvent;
-type Recorded = RecordedEvent<ShopperEventsRecorded>;
+type Recorded = RecordedEvent<ShopperEventsRecorded> | RecordedEvent<AgentTurnCompleted>;
 
 /** How long a session can still send events after its first (the session token's life) and some. */
 export const SHOWN_KEPT_MS = 3 * 24 * 60 * 60 * 1000;
@@ -115,7 +116,9 @@ class ShownInBatch implements ShownItems {
   static async read(db: Kysely<any>, batch: readonly Recorded[]): Promise<ShownInBatch> {
     const shown = new ShownInBatch();
     // Only sessions that add to cart or buy ask what was shown.
-    const asking = [...new Set(batch.filter((e) => e.data.events.some((s) => (s.type === 'add_to_cart' || s.type === 'purchase') && s.itemId)).map((e) => e.data.sessionId))];
+    const asking = [
+      ...new Set(batch.filter((e) => e.type === 'ShopperEventsRecorded' && e.data.events.some((s) => (s.type === 'add_to_cart' || s.type === 'purchase') && s.itemId)).map((e) => e.data.sessionId)),
+    ];
     if (asking.length) {
       const { rows } = await sql<{ organization_id: string; session_id: string; item_id: string }>`
         select organization_id, session_id, item_id from analytics_shown where session_id = any(${asking}::uuid[])`.execute(db);
@@ -137,7 +140,8 @@ class ShownInBatch implements ShownItems {
     const key = this.key(sessionId, itemId);
     if (this.known.has(key)) return;
     this.known.add(key);
-    this.added.push([sessionId, itemId, this.current!.data.organizationId, this.current!.data.receivedAt]);
+    const current = this.current!;
+    this.added.push([sessionId, itemId, current.data.organizationId, current.type === 'ShopperEventsRecorded' ? current.data.receivedAt : current.data.at]);
   }
 }
 
@@ -161,6 +165,10 @@ export async function applyShopperEvents(db: Kysely<any>, batch: readonly Record
   const tallies = new Map<string, { generation: Generation; increments: DayIncrements }>();
   for (const event of batch) {
     shown.current = event;
+    if (event.type === 'AgentTurnCompleted') {
+      noteShownByAgent(event.data.sessionId, event.data.shown, shown);
+      continue;
+    }
     const assisted = attribute(event.data.sessionId, event.data.events, shown);
     for (const generation of open.get(event.data.organizationId) ?? []) {
       const key = `${generation.organizationId}/${generation.generation}`;
@@ -207,14 +215,15 @@ export const analytics = projector<AnalyticsEvent>({
     OrganizationTimezoneChanged: (db, event) => openGeneration(db, event, event.data.organizationId, event.data.reportingTimezone, 'timezone'),
     AnalyticsRebuildRequested: (db, event) => openGeneration(db, event, event.data.organizationId, null, 'rebuild'),
     ShopperEventsRecorded: (db, event) => applyShopperEvents(db, [event]),
+    AgentTurnCompleted: (db, event) => applyShopperEvents(db, [event]),
   },
   // Runs of shopper events apply together (a few statements per run, whatever its length);
   // organization events between them, one by one, in order.
   applyBatch: async (db, events) => {
     let run: Recorded[] = [];
     for (const event of events) {
-      if (event.type === 'ShopperEventsRecorded') {
-        run.push(event);
+      if (event.type === 'ShopperEventsRecorded' || event.type === 'AgentTurnCompleted') {
+        run.push(event as Recorded);
         continue;
       }
       await applyShopperEvents(db, run);

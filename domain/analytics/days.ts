@@ -12,7 +12,8 @@
 //   messages, productClicks, addToCarts, purchases: events of that type that day;
 //   revenue        sum of purchase values, per currency (the main one answers as `revenue`);
 //   assisted       an add to cart or purchase of an item the stylist showed earlier in the same
-//                  session (a product_view or product_click of that item before it);
+//                  session (a product_view or product_click of that item before it, or an agent
+//                  turn that put it on screen: AgentTurnCompleted's `shown`);
 //   assistedRevenue  sum of assisted purchases' values;
 //   conversionRate   sessions with a purchase that day ÷ sessions that day.
 import type { ShopperEvent } from '../session/events.js';
@@ -106,6 +107,11 @@ export function attribute(sessionId: string, events: readonly ShopperEvent[], sh
     }
     return (event.type === 'add_to_cart' || event.type === 'purchase') && shown.has(sessionId, event.itemId);
   });
+}
+
+/** What an agent turn put on screen counts as shown to its session. */
+export function noteShownByAgent(sessionId: string, items: ReadonlyArray<{ itemId: string }>, shown: ShownItems): void {
+  for (const item of items) shown.add(sessionId, item.itemId);
 }
 
 /** Adds one request's events (already attributed) to the increments of the days of `timezone`. */

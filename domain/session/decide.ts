@@ -2,7 +2,7 @@
 // stream, or earlier in the same batch), and a session holds at most MAX_EVENTS_PER_SESSION.
 import { Conflict } from '../errors.js';
 import type { CommandMeta } from '../metadata.js';
-import type { SessionEvent, ShopperEvent } from './events.js';
+import type { AgentTurnCompleted, SessionEvent, ShopperEvent } from './events.js';
 import type { SessionState } from './state.js';
 
 /** Shopper events one session may record: a widget session lasts a day; a shopper sends far fewer. */
@@ -23,7 +23,27 @@ export interface RecordShopperEvents {
   };
 }
 
-export type SessionCommand = RecordShopperEvents;
+/** Agent turns one session records; past it turns still run, unrecorded (a widget session lasts a day). */
+export const MAX_AGENT_TURNS_PER_SESSION = 1000;
+
+export interface RecordAgentTurn {
+  type: 'RecordAgentTurn';
+  data: Omit<AgentTurnCompleted['data'], 'at'>;
+}
+
+export type SessionCommand = RecordShopperEvents | RecordAgentTurn;
+
+/**
+ * A chat request names its session in the body, unauthenticated (document 2: "never used for
+ * authorization"), so a turn is recorded only on a session of its own organization (or a new one),
+ * and only up to the cap: a request cannot write into another tenant's analytics, nor grow a
+ * session's stream without bound. Past either, nothing is recorded and the turn is unaffected.
+ */
+export const recordAgentTurn = (command: RecordAgentTurn, state: SessionState, { now }: CommandMeta): SessionEvent[] => {
+  if (state.organizationId !== null && state.organizationId !== command.data.organizationId) return [];
+  if (state.agentTurns >= MAX_AGENT_TURNS_PER_SESSION) return [];
+  return [{ type: 'AgentTurnCompleted', data: { ...command.data, at: now } }];
+};
 
 /** The events of a batch not yet recorded: the first of each client id wins, events without one always count. */
 export const freshEvents = (state: SessionState, events: readonly ShopperEvent[]): ShopperEvent[] => {
@@ -49,9 +69,11 @@ export const decide = (command: SessionCommand, state: SessionState, meta: Comma
   switch (command.type) {
     case 'RecordShopperEvents':
       return recordShopperEvents(command, state, meta);
+    case 'RecordAgentTurn':
+      return recordAgentTurn(command, state, meta);
     default: {
-      const unknown: never = command.type;
-      throw new Error(`unknown session command ${String(unknown)}`);
+      const unknown: never = command;
+      throw new Error(`unknown session command ${String((unknown as { type: string }).type)}`);
     }
   }
 };

@@ -50,6 +50,33 @@ export interface ShopperEventsRecorded {
   };
 }
 
-export type SessionEvent = ShopperEventsRecorded;
+/**
+ * One finished agent turn of a widget session (POST /v2/agent/chat with `sessionId`): what it put
+ * on screen, which tools it called and how long it took. Never the conversation's text: a v2
+ * conversation is the client's, and the service keeps none of its words.
+ */
+export interface AgentTurnCompleted {
+  type: 'AgentTurnCompleted';
+  data: {
+    sessionId: string;
+    organizationId: string;
+    demo: boolean;
+    turnId: string;
+    /** How the turn ended. */
+    outcome: 'done' | 'error';
+    /** The model that ran it (`offline-stylist`, or the configured model's name). */
+    model: string;
+    /** Products put on screen (search results and looks), each once, in the order shown. */
+    shown: Array<{ itemId: string; datasetId: string }>;
+    /** Tool calls in the order made. */
+    tools: Array<{ name: string; ok: boolean; ms: number }>;
+    timings: { modelCalls: number; firstEventMs: number | null; firstResultsMs: number | null; totalMs: number };
+    /** The request's `session` metadata (surface, device, locale, timezone…), as sent, cut. */
+    visit: Record<string, string | null> | null;
+    at: string;
+  };
+}
+
+export type SessionEvent = ShopperEventsRecorded | AgentTurnCompleted;
 
 export const sessionStream = (sessionId: string): string => `session-${sessionId}`;

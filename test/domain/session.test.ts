@@ -1,6 +1,6 @@
 import t from 'tap';
 import { Conflict } from '../../domain/errors.js';
-import { MAX_EVENTS_PER_SESSION, sessionDecider, sessionFull, sessionStream, shopperEvent as makeShopperEvent, type SessionEvent, type ShopperEvent } from '../../domain/session/index.js';
+import { MAX_AGENT_TURNS_PER_SESSION, MAX_EVENTS_PER_SESSION, sessionDecider, sessionFull, sessionStream, shopperEvent as makeShopperEvent, type SessionEvent, type ShopperEvent } from '../../domain/session/index.js';
 import { specFor, testMeta } from '../support/decider.js';
 
 const spec = specFor(sessionDecider);
@@ -48,4 +48,29 @@ t.test('the session cap counts new events only, and refuses the whole batch past
 t.test('an unknown event type leaves the state alone', async (t) => {
   const state = sessionDecider.evolve(sessionDecider.initialState, { type: 'SomethingNewer', data: {} } as unknown as SessionEvent);
   t.same(state, sessionDecider.initialState);
+});
+
+t.test('an agent turn: recorded on a new session or one of its own organization; never on another organization\'s; capped per session', async (t) => {
+  const turn = (organization = organizationId, turnId = '11111111-2222-4333-8444-555555555555') => ({
+    sessionId,
+    organizationId: organization,
+    demo: false,
+    turnId,
+    outcome: 'done' as const,
+    model: 'offline-stylist',
+    shown: [{ itemId: 'item-1', datasetId: 'dataset-1' }],
+    tools: [{ name: 'lookup_products', ok: true, ms: 3 }],
+    timings: { modelCalls: 2, firstEventMs: 4, firstResultsMs: 9, totalMs: 20 },
+    visit: null,
+  });
+  const completed = (data: ReturnType<typeof turn>): SessionEvent => ({ type: 'AgentTurnCompleted', data: { ...data, at: testMeta.now } });
+  spec(t, []).when({ type: 'RecordAgentTurn', data: turn() }).then([completed(turn())]);
+  spec(t, [recorded([shopperEvent('widget_open')])]).when({ type: 'RecordAgentTurn', data: turn() }).then([completed(turn())]);
+  const other = '99999999-7a43-4c55-9a8e-1b8c2f1f0a01';
+  spec(t, [recorded([shopperEvent('widget_open')])]).when({ type: 'RecordAgentTurn', data: turn(other) }).then([]);
+  spec(t, [completed(turn(other))]).when({ type: 'RecordAgentTurn', data: turn() }).then([]);
+  const full = Array.from({ length: MAX_AGENT_TURNS_PER_SESSION }, () => completed(turn()));
+  spec(t, full).when({ type: 'RecordAgentTurn', data: turn() }).then([]);
+  // Shopper events of the session still count after agent turns (the turns are not shopper events).
+  spec(t, [completed(turn())]).when(record([shopperEvent('widget_open')])).then([recorded([shopperEvent('widget_open')])]);
 });
