@@ -355,6 +355,7 @@ async function upsertConsumer<T>(jsm: JetStreamManager, names: Names, settings: 
 
 
 // Connection errors are printed: keep passwords and tokens out of them.
-function redact(url: string): string {
+/** The URL with its password (or token) masked, for error messages. */
+export function redact(url: string): string {
   return url.replace(/\/\/([^/@]*)@/g, (_, userinfo: string) => (userinfo.includes(':') ? `//${userinfo.split(':')[0]}:***@` : '//***@'));
 }
