@@ -250,3 +250,34 @@ export async function organizationStores(db: Kysely<any>, organizationId: string
   }
   return [...stores.values()];
 }
+
+export interface ScopeDataset {
+  datasetId: string;
+  name: string;
+  status: DatasetStatus;
+  config: DatasetConfig;
+  styling: StylingSettings | null;
+}
+
+/** Every dataset of the organization, oldest first, with what an agent turn needs of each (its store, currency and styling). */
+export async function organizationDatasets(db: Kysely<any>, organizationId: string): Promise<ScopeDataset[]> {
+  if (!isUuid(organizationId)) return [];
+  const rows = await db
+    .selectFrom('datasets')
+    .select(['dataset_id', 'name', 'status', 'config', 'styling'])
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at')
+    .orderBy('sequence')
+    .execute();
+  return rows.map((row) => ({
+    datasetId: String(row.dataset_id),
+    name: String(row.name),
+    status: row.status as DatasetStatus,
+    config: json<DatasetConfig>(row.config),
+    styling: row.styling ? json<StylingSettings>(row.styling) : null,
+  }));
+}
+
+/** A store's domain as the widget names it: `storeDomain`, else the host of `storeUrl`. */
+export const storeDomainOf = (config: DatasetConfig): string | null =>
+  config.storeDomain ? config.storeDomain.trim().toLowerCase() : config.storeUrl ? hostOf(config.storeUrl) : null;

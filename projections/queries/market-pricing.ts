@@ -107,3 +107,11 @@ export async function loadPricingContext(db: Kysely<any>, items: readonly Pricin
   }
   return context;
 }
+
+/** The sources feeding these datasets, as pricing reads them (the shopper's currency is their market's for the country). */
+export async function datasetPricingSources(db: Kysely<any>, datasetIds: readonly string[]): Promise<PricingSource[]> {
+  const ids = datasetIds.filter(isUuid);
+  if (!ids.length) return [];
+  const rows = await db.selectFrom('data_sources').select('source_id').where('dataset_id', 'in', ids).execute();
+  return [...(await loadSources(db, rows.map((row) => String(row.source_id)))).values()];
+}

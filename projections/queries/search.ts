@@ -19,10 +19,11 @@ import { understandQuery, type UnderstoodQuery } from '../../domain/search/index
 import { variantHasSize } from '../../domain/search/sizes.js';
 import type { Embedder } from '../../infra/models/port.js';
 import type { DatasetItemBody } from '../../domain/item/record.js';
-import type { ListingVariant } from '../../domain/catalogue/product-input.js';
+
 import { byItemId, quotedLexemes, type AttributeTest, type MemoryDoc, type SearchMemory, type WordLexemes } from '../search-memory.js';
 import { loadPricingContext } from './market-pricing.js';
 import { isUuid } from './rows.js';
+import { activeVariants, itemBodies, marketProduct } from './products.js';
 import { detectDatasets } from './datasets.js';
 
 export interface SearchFilters {
@@ -36,6 +37,8 @@ export interface SearchFilters {
   minPrice?: number;
   maxPrice?: number;
   onSale?: boolean;
+  /** A size the shopper wears, as the words would name it ("M", "42"): only products offering it, those with it in stock first. Not part of POST /v1/search's body; the agent's lookup sets it. */
+  size?: string;
 }
 
 export interface SearchRequest {
@@ -176,7 +179,8 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
       if (!passesOffer(offer, request.filters ?? {}, understood)) continue;
       priced.set(doc.itemId, offer);
       // A shopper who named a size can buy the product only if that size is in stock.
-      const available = offer.available && (!understood.size || sizeInStock(offer.variants, understood.size));
+      const size = request.filters?.size ?? understood.size;
+      const available = offer.available && (!size || sizeInStock(offer.variants, size));
       if (available) buyable++;
       kept.push({ ...bySignal.get(doc.itemId)!, available });
     }
@@ -188,21 +192,7 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
     const item = items.get(itemId);
     const offer = priced.get(itemId);
     if (!item || !offer) continue;
-    const { variants, price, currency, market, ...responseOnly } = offer;
-    results.push({
-      itemId,
-      datasetId: item.datasetId,
-      score,
-      metadata: item.body.metadata,
-      product: {
-        ...item.body.product,
-        price,
-        currency,
-        market,
-        variants,
-        ...responseOnly,
-      },
-    });
+    results.push({ itemId, datasetId: item.datasetId, score, metadata: item.body.metadata, product: marketProduct(item.body, offer) });
   }
   return { results, market: shopperMarket(country, [...pricingSources], results.map((r) => priced.get(r.itemId)!), fallbackCurrency) };
 }
@@ -260,7 +250,8 @@ function passesOffer(offer: PricedProduct, filters: SearchFilters, understood: U
   if (max !== undefined && offer.price > max) return false;
   if ((filters.onSale ?? understood.onSale) && !offer.onSale) return false;
   if (understood.inStock && !offer.available) return false;
-  if (understood.size && !offer.variants.some((variant) => variantHasSize(variant, understood.size!))) return false;
+  const size = filters.size ?? understood.size;
+  if (size && !offer.variants.some((variant) => variantHasSize(variant, size))) return false;
   return true;
 }
 
@@ -354,24 +345,6 @@ async function embedQuery(deps: SearchDeps, text: string): Promise<number[] | nu
     queryVectors.set(cacheKey, vector);
   }
   return vector;
-}
-
-/** The stored price, currency and variants of those of the items the read model still has active. */
-async function activeVariants(db: Kysely<any>, ids: string[]): Promise<Map<string, { price: number; currency: string; variants: ListingVariant[] }>> {
-  if (!ids.length) return new Map();
-  const { rows } = await sql<{ item_id: string; price: number; currency: string; variants: ListingVariant[] | string }>`
-    select item_id, price, currency, variants from search_documents where item_id = any(${ids}::uuid[]) and status = 'active'`.execute(db);
-  return new Map(
-    rows.map((row) => [row.item_id, { price: Number(row.price), currency: row.currency, variants: typeof row.variants === 'string' ? (JSON.parse(row.variants) as ListingVariant[]) : row.variants }]),
-  );
-}
-
-async function itemBodies(db: Kysely<any>, ids: string[]): Promise<Map<string, { datasetId: string; body: DatasetItemBody }>> {
-  if (!ids.length) return new Map();
-  const rows = await db.selectFrom('catalogue_items').select(['item_id', 'dataset_id', 'item']).where('item_id', 'in', ids).where('item', 'is not', null).execute();
-  return new Map(
-    rows.map((row) => [String(row.item_id), { datasetId: String(row.dataset_id), body: (typeof row.item === 'string' ? JSON.parse(row.item) : row.item) as DatasetItemBody }]),
-  );
 }
 
 function rankingIntent(understood: UnderstoodQuery): RankingIntent {
