@@ -31,6 +31,8 @@ export interface ProductBrief {
   pattern: string;
   materials: string[];
   gender: string;
+  /** `adult`, `kids`, `baby`, or null when the item was labelled before ages were. */
+  ageGroup: string | null;
   price: number;
   currency: string;
   compareAtPrice?: number;
@@ -61,6 +63,7 @@ export function productBrief(shown: ShownProduct, withStore: boolean): ProductBr
     pattern: metadata.pattern,
     materials: metadata.material.slice(0, 3),
     gender: metadata.gender,
+    ageGroup: metadata.age_group,
     price: product.price,
     currency: product.currency,
     ...(listPrice !== undefined ? { compareAtPrice: listPrice } : {}),

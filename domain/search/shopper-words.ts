@@ -211,3 +211,158 @@ export const KNOWN_WORDS: readonly string[] = [
   'bridal', 'bride', 'groom', 'mama', 'papa', 'fitting', 'true', 'matte', 'shiny', 'glitter', 'sequin', 'sequins', 'sheer', 'lined', 'padded', 'quilted', 'ribbed',
   'distressed', 'ripped', 'royal', 'sunny', 'sunday', 'size',
 ];
+
+// ---------------------------------------------------------------------------------------------
+// The stylist agent's words (domain/agent/stylist reads them; search does not). They say what a
+// chat message asks the stylist to do: refine the last answer, put a look together, change the
+// cart, answer a store question. What the shopper wants (garment, colour, size, budget, gender,
+// occasion) is still read by understandQuery above, after these phrases are taken out.
+// ---------------------------------------------------------------------------------------------
+
+/** What a phrase of a chat message asks of the stylist. */
+export type AgentCue =
+  | 'greeting' | 'thanks' | 'yes' | 'open' | 'gift' | 'look' | 'pair' | 'cheaper' | 'pricier' | 'other' | 'otherColour' | 'instead'
+  | 'anySize' | 'this' | 'add' | 'remove' | 'swap' | 'resize' | 'sizeUp' | 'sizeDown' | 'quantity' | 'cart' | 'sizes' | 'price' | 'stock' | 'skip';
+
+/** Phrases that carry their cue anywhere in a message; a phrase may carry several cues. */
+export const AGENT_PHRASES: Readonly<Partial<Record<AgentCue, readonly string[]>>> = {
+  greeting: [
+    'hi', 'hello', 'hey', 'hiya', 'heya', 'howdy', 'hi there', 'hello there', 'hey there', 'good morning', 'good afternoon', 'good evening', 'greetings', 'hola', 'bonjour', 'ciao',
+    'hallo', 'how are you', 'who are you', 'are you a bot', 'are you human', 'are you real', 'whats your name', 'what is your name', 'tell me a joke', 'tell me about yourself',
+  ],
+  thanks: ['thanks', 'thank you', 'thank u', 'thanks a lot', 'many thanks', 'thx', 'ty', 'cheers', 'thats all', 'thats it', 'bye', 'goodbye', 'see you', 'looks good', 'looks great', 'looks nice', 'looks lovely', 'looks perfect', 'looks amazing', 'love it', 'love them', 'love these'],
+  open: [
+    'help', 'help me', 'can you help', 'i need help', 'what do you have', 'what do you sell', 'what have you got', 'what do you recommend', 'any recommendations', 'recommendations',
+    'recommend something', 'inspiration', 'inspire me', 'surprise me', 'not sure', 'i dont know', 'idk', 'show me something', 'whats new', 'new in', 'new arrivals', 'bestsellers',
+    'best sellers', 'popular', 'trending', 'whats hot', 'help me choose', 'help me find', 'what do you think', 'what can you do',
+  ],
+  gift: ['gift', 'gifts', 'gift ideas', 'gift idea', 'present', 'presents', 'birthday present', 'christmas present', 'stocking stuffer', 'stocking filler'],
+  look: [
+    'outfit', 'outfits', 'look', 'looks', 'a look', 'full look', 'whole look', 'complete the look', 'complete my look', 'complete the outfit', 'complete my outfit', 'finish the look',
+    'finish the outfit', 'finish my look', 'style it', 'style this', 'style them', 'style these', 'style me', 'dress me', 'how to style', 'how do i style', 'how would you style',
+    'how should i style', 'how to wear', 'how do i wear', 'how should i wear', 'what should i wear', 'what do i wear', 'what to wear', 'what can i wear', 'what would you wear',
+    'what would i wear', 'what shall i wear', 'what should he wear', 'what should she wear', 'put together',
+    'put an outfit together', 'head to toe', 'ensemble', 'capsule', 'capsule wardrobe', 'another look', 'another outfit', 'different look', 'a different look', 'cheaper look',
+  ],
+  /** The garment after these is the one the look is built around ("what goes with these jeans"). */
+  pair: [
+    'what goes with', 'goes with', 'goes well with', 'go with', 'go well with', 'to go with', 'would go with', 'pair with', 'pair it with', 'pair them with', 'pairs with',
+    'pairs well with', 'match with', 'to match', 'that matches', 'wear with', 'wear it with', 'wear them with', 'to wear with', 'style with', 'team with', 'works with',
+  ],
+  cheaper: [
+    'cheaper', 'less expensive', 'lower price', 'lower priced', 'more affordable', 'too expensive', 'too pricey', 'too much', 'cheaper ones', 'cheaper options', 'something cheaper',
+    'lower budget', 'less money', 'spend less', 'cost less', 'budget friendly', 'cheaper look', 'cheapest', 'show cheaper',
+  ],
+  pricier: ['more expensive', 'pricier', 'higher end', 'better quality', 'more premium', 'more upscale', 'nicer ones'],
+  other: [
+    'something else', 'anything else', 'other options', 'other ones', 'others', 'different ones', 'something different', 'more options', 'show more', 'show me more', 'see more',
+    'more please', 'any others', 'not these', 'none of these', 'not those', 'dont like these', 'dont like them', 'dont like those', 'what else', 'else', 'another look', 'another outfit',
+    'different look', 'a different look', 'other looks', 'more looks', 'next ones', 'more of these', 'more like these',
+  ],
+  otherColour: ['any colour', 'any color', 'any colours', 'any colors', 'all colours', 'all colors', 'other colours', 'other colors', 'different colour', 'different color', 'another colour', 'another color', 'what colours', 'what colors', 'which colours', 'which colors', 'more colours', 'more colors'],
+  anySize: ['any size', 'any sizes', 'all sizes', 'every size'],
+  instead: ['instead', 'rather', 'show all', 'how about', 'what about', 'and what about', 'or maybe', 'any in', 'same in', 'same but', 'same one in', 'but in', 'now in', 'now for'],
+  this: [
+    'this', 'it', 'that', 'these', 'those', 'them', 'this one', 'that one', 'these ones', 'those ones', 'the one', 'same one', 'this item', 'this product',
+    'than this', 'than that', 'than these', 'than those', 'than it', 'than this one',
+  ],
+  add: ['add', 'add to cart', 'add to my cart', 'add to bag', 'add to my bag', 'add to basket', 'put in my cart', 'put it in my cart', 'put them in my cart', 'ill take', 'ill take it', 'i will take', 'buy it', 'buy this', 'buy that', 'ill buy', 'purchase'],
+  remove: ['remove', 'delete', 'take out', 'take off', 'get rid of', 'dont want', 'no longer want', 'dont need'],
+  swap: ['swap', 'switch', 'exchange', 'replace', 'trade', 'change', 'swap out', 'switch out', 'change out'],
+  resize: ['change the size', 'change size', 'change its size', 'different size', 'another size', 'other size', 'wrong size', 'in a different size', 'exchange for size', 'swap size'],
+  sizeUp: ['size up', 'a size up', 'one size up', 'a size bigger', 'one size bigger', 'bigger size', 'larger size', 'a bigger size', 'a larger size', 'bigger one', 'too small', 'too tight'],
+  sizeDown: ['size down', 'a size down', 'one size down', 'a size smaller', 'one size smaller', 'smaller size', 'a smaller size', 'smaller one', 'too big', 'too large', 'too loose'],
+  quantity: ['make', 'make it', 'make that', 'make them', 'make this', 'of the', 'pairs of', 'pieces of', 'quantity to', 'quantity of', 'quantity', 'change the quantity', 'change quantity', 'of those', 'of these', 'of them', 'of that', 'of this', 'of it', 'one more', 'another one', 'add another', 'add one more', 'double it'],
+  cart: ['cart', 'my cart', 'the cart', 'in my cart', 'basket', 'my basket', 'trolley', 'checkout', 'my bag', 'in my bag', 'my order'],
+  /** Questions about one product: which sizes, what it costs, whether it can be bought. */
+  sizes: ['what sizes', 'which sizes', 'what size', 'sizes available', 'available sizes', 'sizes does', 'come in', 'comes in', 'size range', 'in my size'],
+  price: ['how much', 'how much is', 'what does it cost', 'what is the price', 'whats the price', 'price of', 'cost of', 'how expensive'],
+  stock: ['in stock', 'still available', 'available', 'sold out', 'out of stock', 'can i buy', 'can i get'],
+  /** Said, but nothing to do: taken out so search does not read them as words ("look for", "can you"). */
+  skip: [
+    'can you look for', 'could you look for', 'please look for', 'help me look for', 'to look for', 'you look for', 'i look for', 'lets look for', 'look at', 'take a look',
+    'have a look', 'looking at', 'can you', 'could you', 'would you', 'id like', 'i would like', 'im after', 'i am after', 'please', 'also', 'now', 'maybe', 'perhaps', 'options',
+    'option', 'all', 'do you have', 'do you have any', 'have you got', 'got any', 'do you sell', 'do you carry', 'whats', 'what is', 'whats in', 'show', 'hmm', 'hm', 'um', 'umm',
+    'uh', 'erm', 'new', 'a new', 'some new', 'i like', 'i love', 'i really like', 'i quite like', 'can i see', 'let me see', 'see', 'i see', 'tell me', 'tell', 'joke', 'thinking',
+    'im thinking', 'i was thinking', 'if possible', 'nothing too', 'not too', 'i have', 'ive got', 'coming up', 'next week', 'next month', 'this weekend', 'next weekend', 'soon',
+    'going to', 'im going to', 'i am going to', 'wondering', 'i was wondering', 'something like',
+  ],
+};
+
+/** Verbs at the start of a message, not a request for a look ("look for a red dress"). */
+export const AGENT_SKIP_AT_START: readonly string[] = ['look for', 'look up', 'look at', 'looking for', 'find'];
+
+/** Phrases that carry their cue only as the whole message (after the skipped words): "more", "ok". */
+export const AGENT_ALONE: Readonly<Partial<Record<AgentCue, readonly string[]>>> = {
+  thanks: ['great', 'perfect', 'awesome', 'amazing', 'lovely', 'nice', 'cool', 'good', 'ok', 'okay', 'got it', 'great thanks', 'perfect thanks', 'done', 'all good', 'thats great'],
+  yes: ['yes', 'yeah', 'yep', 'yup', 'sure', 'please do', 'go ahead', 'do it', 'sounds good', 'lets do it'],
+  other: ['more', 'next', 'other', 'different', 'no', 'nope', 'not really', 'no thanks', 'nah', 'another', 'again'],
+  open: ['anything', 'something', 'clothes', 'shopping', 'browse', 'ideas', 'suggestions', 'what', 'hmm', 'um'],
+};
+
+/** Questions about the store rather than its products: the stylist points to the store's own site. */
+export const POLICY_PHRASES: Readonly<Record<'returns' | 'shipping' | 'payment' | 'orders' | 'discounts' | 'sizing' | 'contact', readonly string[]>> = {
+  returns: ['return', 'returns', 'return policy', 'returning', 'refund', 'refunds', 'money back', 'exchange policy', 'exchanges', 'can i exchange', 'how do i exchange', 'warranty', 'guarantee'],
+  shipping: ['shipping', 'ship', 'ships to', 'do you ship', 'delivery', 'deliver', 'delivered', 'dispatch', 'postage', 'courier', 'customs', 'duties', 'import tax', 'international', 'how long to arrive', 'when will it arrive', 'arrive by', 'pickup', 'click and collect'],
+  payment: ['payment', 'payments', 'pay', 'paypal', 'klarna', 'afterpay', 'installments', 'instalments', 'credit card', 'apple pay', 'cash on delivery'],
+  orders: ['my order', 'order status', 'track my order', 'tracking', 'tracking number', 'where is my order', 'cancel my order', 'change my order', 'my package', 'my parcel'],
+  discounts: ['promo code', 'discount code', 'coupon', 'voucher code', 'gift card balance', 'loyalty', 'student discount', 'newsletter'],
+  sizing: ['size guide', 'size chart', 'sizing guide', 'fit guide', 'true to size', 'run small', 'runs small', 'run large', 'runs large', 'what size should i', 'which size should i'],
+  contact: ['contact', 'customer service', 'customer support', 'phone number', 'email you', 'talk to someone', 'talk to a human', 'store hours', 'opening hours', 'your address', 'physical store', 'privacy'],
+};
+
+/** How many, in words ("make it two", "a couple of those"). */
+export const QUANTITY_WORDS: Readonly<Record<string, number>> = {
+  one: 1, single: 1, two: 2, couple: 2, 'a couple': 2, double: 2, twice: 2, three: 3, triple: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+};
+
+/** Words before a number that point at a product on screen ("number 2", "option 3"). */
+export const ORDINAL_LEADS: readonly string[] = ['number', 'no', 'option', 'item'];
+
+/** Words that split a cart swap into the line and what replaces it ("swap the shoes for the black ones"). */
+export const SWAP_JOINERS: readonly string[] = ['for', 'with', 'to', 'into', 'by'];
+
+/** Which of the products on screen ("the second one", "the last"); -1 is the last. */
+export const ORDINAL_WORDS: Readonly<Record<string, number>> = {
+  first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4, fifth: 5, '5th': 5, sixth: 6, '6th': 6, seventh: 7, '7th': 7, eighth: 8, '8th': 8, last: -1, 'the last': -1,
+};
+
+/** Occasions (keys of OCCASIONS) grouped by how dressed up a look should be; an occasion not listed is casual. */
+export const LOOK_OCCASIONS: Readonly<Record<'tailored' | 'formal' | 'smart' | 'active' | 'beach' | 'hot' | 'cold', readonly string[]>> = {
+  tailored: ['interview', 'business', 'office', 'work'],
+  formal: ['wedding', 'wedding guest', 'black tie', 'formal', 'gala', 'prom', 'cocktail', 'graduation', 'interview', 'business', 'funeral'],
+  smart: ['office', 'work', 'smart', 'smart casual', 'date night', 'party', 'night out', 'birthday', 'christmas', 'brunch', 'holiday'],
+  active: ['gym', 'workout', 'running', 'yoga', 'hiking', 'camping', 'outdoor', 'outdoors', 'ski'],
+  beach: ['beach', 'beach holiday', 'vacation', 'resort'],
+  hot: ['summer', 'sunny', 'beach', 'beach holiday', 'resort', 'festival'],
+  cold: ['winter', 'autumn', 'fall', 'cold', 'warm', 'rain', 'rainy', 'ski', 'camping', 'hiking'],
+};
+
+/** How replies name occasions: events take "a" ("for a summer wedding"), styles go before "look" ("casual looks"). */
+export const OCCASION_WORDING: Readonly<Record<'events' | 'styles' | 'places', readonly string[]>> = {
+  events: [
+    'wedding', 'wedding guest', 'black tie', 'gala', 'prom', 'cocktail', 'graduation', 'interview', 'funeral', 'party', 'night out', 'date night', 'birthday', 'brunch',
+    'beach holiday', 'festival', 'vacation', 'holiday', 'trip',
+  ],
+  styles: ['casual', 'smart', 'smart casual', 'formal', 'warm'],
+  /** Places said with "the" ("for the gym"). */
+  places: ['gym', 'beach', 'office', 'outdoors'],
+};
+
+/** Words that name whom a piece is for beyond search's gender words ("for my daughter"); "boyfriend" alone is a jeans fit. */
+export const FAMILY_MEMBERS: Readonly<Record<string, { gender?: Gender; age?: 'kids' | 'baby' }>> = {
+  daughter: { gender: 'womens', age: 'kids' }, daughters: { gender: 'womens', age: 'kids' }, son: { gender: 'mens', age: 'kids' }, sons: { gender: 'mens', age: 'kids' },
+  niece: { gender: 'womens', age: 'kids' }, nephew: { gender: 'mens', age: 'kids' }, granddaughter: { gender: 'womens', age: 'kids' }, grandson: { gender: 'mens', age: 'kids' },
+  kiddo: { age: 'kids' }, kiddos: { age: 'kids' }, 'little one': { age: 'kids' }, newborn: { age: 'baby' }, 'baby girl': { gender: 'womens', age: 'baby' }, 'baby boy': { gender: 'mens', age: 'baby' },
+  girlfriend: { gender: 'womens' }, 'my boyfriend': { gender: 'mens' }, partner: {}, friend: {}, bestie: {}, colleague: {}, boss: {}, teacher: {},
+};
+
+/** How a shopper shifts the style of what is on screen, as the occasion (a key of OCCASIONS) it means. */
+export const STYLE_SHIFTS: Readonly<Record<string, string>> = {
+  smarter: 'smart', 'more smart': 'smart', dressier: 'formal', 'more dressy': 'formal', 'more formal': 'formal', fancier: 'formal', 'more elegant': 'formal',
+  'more casual': 'casual', 'less formal': 'casual', 'less dressy': 'casual', 'more relaxed': 'casual', 'more laid back': 'casual', 'more chill': 'casual',
+  sportier: 'gym', 'more sporty': 'gym', warmer: 'winter', 'something warmer': 'winter', cooler: 'summer', lighter: 'summer',
+};
+
+/** Occasions the stylist offers when a look request names none (keys of OCCASIONS, as chips). */
+export const LOOK_OCCASION_CHOICES: readonly string[] = ['casual', 'work', 'date night', 'wedding guest', 'night out', 'vacation'];

@@ -1,0 +1,162 @@
+// A cart change read from a message: add (which product, size, how many), remove, change the
+// quantity, change the size, swap for another product, or show the cart; and the words that name
+// the line ("my sweater", "the shoes"). "change" and "different size" are everyday words: they mean
+// the cart only when the message or the turn before is about it. Pure.
+import { SWAP_JOINERS } from '../../search/shopper-words.js';
+import type { ProductBrief } from '../products.js';
+import { readLookup, readShow } from './outputs.js';
+import type { Said } from './intent.js';
+import { markOf, restOf } from './phrases.js';
+import { namesProduct, understand, wishFromText, type Wish } from './wish.js';
+
+export type CartAction = 'add' | 'remove' | 'quantity' | 'resize' | 'swap' | 'view';
+
+export type CartProduct = { kind: 'shown'; brief: ProductBrief } | { kind: 'page' } | { kind: 'named'; wish: Wish } | { kind: 'choose'; options: ProductBrief[] };
+
+export interface CartRequest {
+  action: CartAction;
+  /** What names the line or the product ("my sweater", "the black ones"). */
+  ref: Wish;
+  refText: string;
+  /** What replaces the line in a swap. */
+  target?: Wish;
+  size?: string;
+  /** One size up (1) or down (-1). */
+  step?: 1 | -1;
+  quantity?: number;
+  increment?: 'one' | 'double';
+  thisRef: boolean;
+  ordinal?: number;
+  /** For add: the product meant. */
+  product?: CartProduct;
+  /** The product the last cart change was about: what "it" means next. */
+  lastProduct?: ProductBrief;
+  /** The turn before added it: in that size, that many (the cart sent may not show it yet). */
+  lastAdded?: { size?: string; quantity: number };
+}
+
+export const CART_TOOL_NAMES = ['read_cart', 'add_to_cart', 'swap_cart_item', 'update_cart_quantity', 'remove_from_cart'];
+const SOFT_SWAP = new Set(['change', 'switch', 'change out', 'switch out']);
+const EXPLICIT_RESIZE = new Set(['change the size', 'change size', 'change its size', 'wrong size', 'exchange for size', 'swap size']);
+const INCREMENTS: Record<string, 'one' | 'double'> = { 'one more': 'one', 'another one': 'one', 'add another': 'one', 'add one more': 'one', 'double it': 'double' };
+const joiners = new Set(SWAP_JOINERS);
+
+/** Every product brief the conversation's tools returned, by itemId. */
+export function briefsById(said: Pick<Said, 'turns'>): Map<string, ProductBrief> {
+  const found = new Map<string, ProductBrief>();
+  for (const turn of said.turns) {
+    for (const step of turn.steps) {
+      const answer = step.name === 'lookup_products' ? readLookup(step.raw) : step.name === 'show_products' ? readShow(step.raw) : null;
+      if (!answer?.ok) continue;
+      for (const p of 'products' in answer.value ? answer.value.products : answer.value.shown) found.set(p.itemId, p);
+    }
+  }
+  return found;
+}
+
+/** A size as the shopper wrote it after "to" or "for" ("to L", "for a medium", "for a 32"). */
+export function sizeIn(text: string): string | undefined {
+  const bare = text.replace(/^\s*(a|an|the|size|sz)\s+/i, '');
+  // In a cart change "in 38" is a size (search leaves a bare "in 10" alone: it is too often something else).
+  const sized = text.replace(/\bin (\d{1,2}(?:\.5)?)\b/i, 'size $1');
+  return understand(sized).size ?? understand(`size ${bare}`).size;
+}
+
+export function readCartRequest(said: Said): CartRequest | null {
+  const { reading, wish, context, turns, index } = said;
+  const cues = reading.cues;
+  const cartWord = cues.has('cart');
+  const previous = turns[index - 1];
+  const aboutCart = cartWord || reading.tokens.includes('my') || (previous?.steps.some((s) => CART_TOOL_NAMES.includes(s.name)) ?? false);
+  const phraseOf = (cue: Parameters<typeof markOf>[1]) => {
+    const mark = markOf(reading, cue);
+    return mark ? reading.tokens.slice(mark.start, mark.end).join(' ') : '';
+  };
+  const swap = markOf(reading, 'swap');
+  const resize = markOf(reading, 'resize') ?? markOf(reading, 'sizeUp') ?? markOf(reading, 'sizeDown');
+  const increment = INCREMENTS[phraseOf('quantity')];
+  const onScreen = said.prev?.kind === 'list' ? said.prev.shown : said.prev?.kind === 'look' ? said.prev.looks.flat() : [];
+
+  let action: CartAction | null = null;
+  if (cues.has('remove')) action = 'remove';
+  else if (resize && (EXPLICIT_RESIZE.has(phraseOf('resize')) || aboutCart)) action = 'resize';
+  else if (swap && (!SOFT_SWAP.has(phraseOf('swap')) || aboutCart) && (context.hasCart || cartWord)) action = 'swap';
+  else if (cues.has('add') && (cartWord || cues.has('this') || reading.ordinal !== undefined || wish.size !== undefined || reading.quantity !== undefined || (namesProduct(wish) && onScreen.length > 0)))
+    action = 'add';
+  else if (cues.has('quantity') && (reading.quantity !== undefined || increment) && !cues.has('look') && (context.hasCart || cartWord)) action = 'quantity';
+  else if (cartWord && !namesProduct(wish) && !cues.has('look')) action = 'view';
+  if (!action) return null;
+
+  // The line's words, and for a swap what replaces it: "swap [the shoes] for [the black ones]".
+  const from = swap && action === 'swap' ? swap.end : resize && action === 'resize' ? resize.end : 0;
+  const joiner = reading.tokens.findIndex((word, i) => i >= from && from > 0 && joiners.has(word));
+  const refText = joiner > 0 ? restOf(reading, from, joiner) : restOf(reading, action === 'swap' || action === 'resize' ? from : 0);
+  const targetText = joiner > 0 ? restOf(reading, joiner + 1) : '';
+  const ref = joiner > 0 || action === 'swap' || action === 'resize' ? wishFromText(refText) : wish;
+  const request: CartRequest = { action, ref, refText, thisRef: cues.has('this') };
+  if (reading.ordinal !== undefined) request.ordinal = reading.ordinal;
+  if (reading.quantity !== undefined) request.quantity = reading.quantity;
+  if (increment) request.increment = increment;
+  const size = (targetText ? sizeIn(targetText) : undefined) ?? wish.size;
+  if (size) request.size = size;
+  if (cues.has('sizeUp')) request.step = 1;
+  if (cues.has('sizeDown')) request.step = -1;
+  if (action === 'swap' && targetText) {
+    const target = wishFromText(targetText);
+    const onlySize = size !== undefined && !target.families.length && !target.slot && !target.colour && !target.words.length;
+    if (onlySize) request.action = 'resize';
+    else request.target = target;
+  }
+  if (action === 'swap' && !request.target && (request.size || request.step)) request.action = 'resize';
+  const last = lastCartProduct(said);
+  if (last) {
+    request.lastProduct = last.brief;
+    if (last.added) request.lastAdded = last.added;
+  }
+  if (request.action === 'add') request.product = productToAdd(said, request, onScreen);
+  return request;
+}
+
+/** The product of the turn before's add or swap, when the conversation knows it. */
+function lastCartProduct(said: Said): { brief: ProductBrief; added?: { size?: string; quantity: number } } | undefined {
+  const previous = said.turns[said.index - 1];
+  const step = previous?.steps.find((s) => (s.name === 'add_to_cart' || s.name === 'swap_cart_item') && typeof s.args.itemId === 'string');
+  const brief = step ? briefsById(said).get(step.args.itemId as string) : undefined;
+  if (!step || !brief) return undefined;
+  if (step.name !== 'add_to_cart') return { brief };
+  const quantity = typeof step.args.quantity === 'number' ? step.args.quantity : 1;
+  return { brief, added: { ...(typeof step.args.size === 'string' ? { size: step.args.size } : {}), quantity } };
+}
+
+const nameWords = (name: string) => new Set(name.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2));
+
+function productToAdd(said: Said, request: CartRequest, onScreen: ProductBrief[]): CartProduct {
+  const { context } = said;
+  const ref = request.ref;
+  if (request.ordinal !== undefined && onScreen.length) {
+    const brief = request.ordinal === -1 ? onScreen.at(-1) : onScreen[request.ordinal - 1];
+    if (brief) return { kind: 'shown', brief };
+  }
+  const named = ref.families.length > 0 || ref.slot !== undefined || ref.colour !== undefined || ref.words.length > 0;
+  if (named && onScreen.length) {
+    const words = nameWords(request.refText);
+    const fits = onScreen.filter(
+      (b) =>
+        (!ref.families.length || ref.families.includes(b.family)) &&
+        (!ref.slot || b.slot === ref.slot) &&
+        (!ref.colour || b.colour === ref.colour || b.colours.includes(ref.colour)) &&
+        (!ref.words.length || [...nameWords(b.name)].some((w) => words.has(w))),
+    );
+    if (fits.length === 1) return { kind: 'shown', brief: fits[0]! };
+    if (fits.length > 1) return { kind: 'choose', options: fits.slice(0, 6) };
+  }
+  const pageMeant = context.page && (!named || (context.page && [...nameWords(context.page.title)].some((w) => nameWords(request.refText).has(w))));
+  if (pageMeant && (request.thisRef || !onScreen.length || !named)) {
+    if (!(said.prev?.kind === 'list' && said.prev.turn === said.index - 1 && onScreen.length === 1 && !named)) return { kind: 'page' };
+  }
+  if (named) return { kind: 'named', wish: ref };
+  if (onScreen.length === 1) return { kind: 'shown', brief: onScreen[0]! };
+  if (request.lastProduct) return { kind: 'shown', brief: request.lastProduct };
+  if (onScreen.length) return { kind: 'choose', options: onScreen.slice(0, 6) };
+  return context.page ? { kind: 'page' } : { kind: 'choose', options: [] };
+}
