@@ -3,7 +3,9 @@
 // Tests build the same thing on their own database, so the wiring under test is the real one.
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../api/app.js';
+import { TurnRelay } from '../api/agent-relay.js';
 import { BodyBudget } from '../api/body-budget.js';
+import { openChatModel } from '../infra/models/index.js';
 import { KeyDirectory } from '../api/auth/key-directory.js';
 import { PreflightCache } from '../api/preflight-cache.js';
 import type { EventLimits } from '../api/routes/events.js';
@@ -14,8 +16,6 @@ import { demoPlan } from '../domain/plan.js';
 import { sharpTransformer } from '../infra/images/transform.js';
 import { ImageDelivery } from '../infra/images/variants.js';
 import { postgresUsageStore } from '../infra/metering/usage-store.js';
-import { openModels } from '../infra/models/index.js';
-import { SearchMemory } from '../projections/search-memory.js';
 import type { Platform } from './platform.js';
 
 export interface ServiceApiOptions {
@@ -52,7 +52,8 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
   }
 
   // Search embeds the shopper's words with the model that embedded the catalogue.
-  const memory = new SearchMemory(platform.database.db, { onError: (error) => logger.warn({ err: error }, 'search memory could not load or catch up; the next search retries') });
+  const search = platform.search();
+  const memory = search.memory;
   if (options.warmSearch) {
     const started = performance.now();
     void memory.warm().then(
@@ -69,6 +70,16 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
     onStoreError: (error, key) => logger.warn({ err: error, key }, 'an image variant was served but could not be kept in the object store'),
   });
   const usage = postgresUsageStore(platform.database.db);
+  const relay = new TurnRelay({
+    channel: platform.channel,
+    queue: platform.queue,
+    logger,
+    pickupTimeoutMs: config.agent.pickupTimeoutMs,
+    silenceMs: config.agent.silenceMs,
+    turnTimeoutMs: config.agent.turnTimeoutMs,
+    maxPerOrganization: config.agent.maxPerOrganization,
+  });
+  platform.relay = relay;
   const app = await buildApi({
     logger,
     readiness: platform.readiness,
@@ -88,7 +99,9 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       eventLimits: options.eventLimits,
       queue: platform.queue,
       uploadBudget: new BodyBudget(config.uploadBudgetBytes),
-      search: { memory, embedder: openModels(config).embedder },
+      relay,
+      thinkingLevels: openChatModel(config).thinkingLevels,
+      search,
       images,
       baseUrl: config.baseUrl,
     }),

@@ -20,9 +20,16 @@ import { allProjectors } from '../projections/index.js';
 import { migrate } from '../projections/migrations.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { AnalyticsBuilder } from '../projections/analytics-builder.js';
+import { createInProcessChannel } from '../infra/channel/inprocess.js';
+import { openNatsChannel } from '../infra/channel/nats.js';
+import type { TurnChannel } from '../infra/channel/port.js';
+import { openModels } from '../infra/models/index.js';
+import type { Embedder } from '../infra/models/port.js';
+import { SearchMemory } from '../projections/search-memory.js';
 import { ensureDataDir, narrowTreeToOwner } from './data-dir.js';
 import { serverSecret } from './secret.js';
 import type { KeyDirectory } from '../api/auth/key-directory.js';
+import type { TurnRelay } from '../api/agent-relay.js';
 import type { ReadinessChecks } from '../api/routes/health.js';
 
 export interface Platform {
@@ -34,11 +41,20 @@ export interface Platform {
   /** Messages the queue gave up on, of every subject (`stylist queue dead-letters`). */
   deadLetters: DeadLetterStore;
   objects: ObjectStore;
+  /** Agent turns' frames, worker to API, and cancels, API to worker: NATS subjects, or in-process. */
+  channel: TurnChannel;
+  /**
+   * The search memory and the query embedder of this process, made on first use: the API's search
+   * and the agent worker's tools share them, so a process holds one copy of the catalogue's index.
+   */
+  search(): { memory: SearchMemory; embedder: Embedder };
   projections: ProjectionRunner;
   /** Fills analytics generations from history (a new timezone, a rebuild); started with the projections role. */
   analytics: AnalyticsBuilder;
   /** Key lookups of the API role; commands run in this process drop what they make stale. */
   keys?: KeyDirectory;
+  /** The API role's relay of agent turns (benchmarks read what its hops cost). */
+  relay?: TurnRelay;
   secret: string;
   /** Names of the migrations applied while opening. */
   migrated: string[];
@@ -111,6 +127,10 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
   const objects = await step('object store', () =>
     config.s3 ? openS3ObjectStore(config.s3) : openFileObjectStore(path.join(config.dataDir, 'objects')),
   );
+  const channel = await step('turn channel', async () =>
+    config.natsUrl ? openNatsChannel({ url: config.natsUrl, prefix: config.natsPrefix, name: 'stylist-turns' }) : createInProcessChannel(),
+  );
+  let search: { memory: SearchMemory; embedder: Embedder } | undefined;
   const projections = new ProjectionRunner({ store: eventStore, db: database.db, projectors: allProjectors, logger });
   const analytics = new AnalyticsBuilder({ store: eventStore, db: database.db, logger });
 
@@ -124,6 +144,12 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
     queue,
     deadLetters,
     objects,
+    channel,
+    search: () =>
+      (search ??= {
+        memory: new SearchMemory(database.db, { onError: (error) => logger.warn({ err: error }, 'search memory could not load or catch up; the next search retries') }),
+        embedder: openModels(config).embedder,
+      }),
     projections,
     analytics,
     secret,
@@ -133,6 +159,7 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
       database: () => database.ping(),
       queue: () => queue.ping(),
       objectStore: () => objects.ping(),
+      turnChannel: () => channel.ping(),
       // Poisoned or lagging projections, and the oldest transaction the event store waits for.
       projections: () => projections.readiness(config.projections.lagLimitSeconds),
     },
@@ -140,6 +167,7 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
       platform.keys?.stop();
       await analytics.stop();
       await projections.stop();
+      search?.memory.close();
       await closeAll(resources);
     },
   };

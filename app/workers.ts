@@ -17,7 +17,7 @@ export async function startWorkers(platform: Platform, roles: readonly string[],
   const stoppers: Array<{ stop(): Promise<void> }> = [];
   const workers = workersFor(roles);
   const halt = new AbortController();
-  const context: WorkerContext = { eventStore: platform.eventStore, database: platform.database, queue: platform.queue, objects: platform.objects, logger, config: platform.config, halt: halt.signal };
+  const context: WorkerContext = { eventStore: platform.eventStore, database: platform.database, queue: platform.queue, objects: platform.objects, logger, config: platform.config, secret: platform.secret, channel: platform.channel, search: platform.search, halt: halt.signal };
   for (const worker of workers) {
     const own = { ...context, logger: logger.child({ worker: worker.subject }) };
     const options = typeof worker.options === 'function' ? worker.options(own) : worker.options;

@@ -5,6 +5,9 @@ import type { Config } from '../infra/config/config.js';
 import type { EventStore } from '../infra/eventstore/port.js';
 import type { Database } from '../infra/db/database.js';
 import type { ObjectStore } from '../infra/objects/port.js';
+import type { TurnChannel } from '../infra/channel/port.js';
+import type { Embedder } from '../infra/models/port.js';
+import type { SearchMemory } from '../projections/search-memory.js';
 import type { ConsumeOptions, JobHandler, WorkQueue } from '../infra/queue/port.js';
 
 export type WorkerRole = 'ingest' | 'sync' | 'agent' | 'scheduler';
@@ -16,6 +19,12 @@ export interface WorkerContext {
   objects: ObjectStore;
   logger: Logger;
   config: Config;
+  /** The server secret (cart intents are signed with it). */
+  secret: string;
+  /** Agent turns' frames and cancels. */
+  channel: TurnChannel;
+  /** The process's search memory and query embedder (shared with the API's search). */
+  search(): { memory: SearchMemory; embedder: Embedder };
   /**
    * Aborted when the workers are abandoned rather than stopped (a test standing in for a killed
    * process): long work stops where it is and writes nothing more.

@@ -1,10 +1,11 @@
 // Every endpoint group of the API, in the order they are registered.
 import type { FastifyInstance } from 'fastify';
 import type { CatalogueContext } from './catalogue-context.js';
+import { agentRoutes, type AgentContext } from './agent.js';
 import { analyticsRoutes } from './analytics.js';
 import { datasetRoutes } from './datasets.js';
 import { shopperEventRoutes, type EventsContext } from './events.js';
-import type { ImageLinks } from './image-links.js';
+import type { ImageLinks } from '../../domain/item/image-links.js';
 import { imageRoutes, type ImagesContext } from './images.js';
 import { itemRoutes } from './items.js';
 import { searchRoutes, type SearchContext } from './search.js';
@@ -16,7 +17,7 @@ import { organizationRoutes } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
 
 export const endpointGroups = (
-  context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks & EventsContext & UploadContext,
+  context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks & EventsContext & UploadContext & AgentContext,
 ): Array<(app: FastifyInstance) => void | Promise<void>> => [
   organizationRoutes(context),
   widgetPresetRoutes(context),
@@ -26,6 +27,7 @@ export const endpointGroups = (
   stylingRoutes(context),
   sourceRoutes(context),
   searchRoutes(context),
+  agentRoutes(context),
   shopperEventRoutes(context),
   analyticsRoutes(context),
   imageRoutes(context),

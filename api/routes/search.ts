@@ -7,7 +7,7 @@ import { MARKET_FALLBACKS } from '../../domain/pricing/index.js';
 import { searchCatalogue, type SearchDeps } from '../../projections/queries/search.js';
 import { zodRoutes } from '../plugins/validation.js';
 import { callerOf, type RouteContext } from './context.js';
-import { linkItem, type ImageLinks } from './image-links.js';
+import { linkItem, type ImageLinks } from '../../domain/item/image-links.js';
 import { itemSchema, variantSchema } from './item-schema.js';
 
 export interface SearchContext extends RouteContext {
@@ -94,8 +94,6 @@ const response = z.object({
 });
 
 export const searchRoutes = (context: SearchContext & ImageLinks) => (app: FastifyInstance) => {
-  // The search memory stops following the read model with the server.
-  app.addHook('onClose', async () => context.search.memory.close());
   zodRoutes(app).post(
     '/v1/search',
     {

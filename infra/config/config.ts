@@ -121,6 +121,15 @@ const environment = z.object({
   QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   PROJECTION_LAG_LIMIT_SECONDS: integer(30, 1, 86_400),
   OUTBOUND_ALLOW_PRIVATE: flag(false),
+  AGENT_CONCURRENCY: integer(16, 1, 256),
+  AGENT_MAX_PER_ORGANIZATION: integer(8, 1, 1_000),
+  AGENT_TURN_TIMEOUT_SECONDS: integer(120, 1, 3_600),
+  AGENT_PICKUP_TIMEOUT_SECONDS: integer(15, 1, 600),
+  AGENT_HEARTBEAT_MS: integer(1_000, 50, 60_000),
+  AGENT_SILENCE_MS: integer(3_000, 100, 300_000),
+  STYLIST_CHAT_TIMEOUT_SECONDS: integer(60, 1, 600),
+  STYLIST_CHAT_RETRIES: integer(3, 0, 10),
+  STYLIST_CHAT_REASONING: flag(false),
 });
 
 export type Environment = z.infer<typeof environment>;
@@ -181,6 +190,25 @@ export interface Config {
   outbound: {
     /** Store feeds and photos may be fetched from loopback, private and link-local addresses (tests and local setups). */
     allowPrivate: boolean;
+  };
+  agent: {
+    /** Turns one agent worker process runs at once. */
+    concurrency: number;
+    /** Turns of one organization running at once across every agent process; its others wait their turn. */
+    maxPerOrganization: number;
+    /** A turn still running after this long ends with an `error` event. */
+    turnTimeoutMs: number;
+    /** A turn no agent worker has taken after this long ends with an `error` event (no worker running, or all busy). */
+    pickupTimeoutMs: number;
+    /** How often a worker says it is still on a turn. */
+    heartbeatMs: number;
+    /** A worker silent this long (no frame, no heartbeat) is taken for dead: the shopper gets an `error` event. */
+    silenceMs: number;
+    /** One call to an OpenAI-compatible chat model, retries included. */
+    chatTimeoutMs: number;
+    chatRetries: number;
+    /** Send `reasoning_effort` for the thinking levels (servers that take it). */
+    chatReasoning: boolean;
   };
 }
 
@@ -249,6 +277,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
     projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS },
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },
+    agent: {
+      concurrency: e.AGENT_CONCURRENCY,
+      maxPerOrganization: e.AGENT_MAX_PER_ORGANIZATION,
+      turnTimeoutMs: e.AGENT_TURN_TIMEOUT_SECONDS * 1000,
+      pickupTimeoutMs: e.AGENT_PICKUP_TIMEOUT_SECONDS * 1000,
+      heartbeatMs: e.AGENT_HEARTBEAT_MS,
+      silenceMs: Math.max(e.AGENT_SILENCE_MS, e.AGENT_HEARTBEAT_MS * 2),
+      chatTimeoutMs: e.STYLIST_CHAT_TIMEOUT_SECONDS * 1000,
+      chatRetries: e.STYLIST_CHAT_RETRIES,
+      chatReasoning: e.STYLIST_CHAT_REASONING,
+    },
   };
 }
 

@@ -19,9 +19,26 @@ export const DATASET_CLEANUP_SUBJECT = 'catalogue.cleanup';
 export const datasetCleanupMessage = z.object({ organizationId: z.uuid(), datasetId: z.uuid() });
 export type DatasetCleanupMessage = z.infer<typeof datasetCleanupMessage>;
 
+/**
+ * One shopper's agent turn (POST /v2/agent/chat). `request` is the chat request as the route read
+ * it; the agent worker reads it again with the domain's schema. `giveUpAt`: the API stops waiting
+ * for a worker to take the turn then, so a worker that gets it later drops it.
+ */
+export const AGENT_SUBJECT = 'agent.turns';
+export const agentTurnMessage = z.object({
+  turnId: z.uuid(),
+  organizationId: z.uuid(),
+  demo: z.boolean(),
+  enqueuedAt: z.iso.datetime({ offset: true }),
+  giveUpAt: z.iso.datetime({ offset: true }),
+  request: z.record(z.string(), z.unknown()),
+});
+export type AgentTurnMessage = z.infer<typeof agentTurnMessage>;
+
 /** Every subject a worker consumes, with its payload schema. */
 export const queueMessages: Readonly<Record<string, z.ZodType>> = {
   [INGEST_SUBJECT]: ingestMessage,
   [SYNC_SUBJECT]: syncMessage,
   [DATASET_CLEANUP_SUBJECT]: datasetCleanupMessage,
+  [AGENT_SUBJECT]: agentTurnMessage,
 };

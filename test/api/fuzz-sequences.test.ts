@@ -68,7 +68,7 @@ function step(info: RouteInfo, document: OpenApiDocument): fc.Arbitrary<Step> {
 }
 
 t.test('no run of well-formed requests leaves a dataset in a state a route answers with a 5xx', async (t) => {
-  const { service, own, other, document } = await fuzzService(t, { workers: ['ingest'] });
+  const { service, own, other, document } = await fuzzService(t, { workers: ['ingest', 'agent'] });
   const routes = fuzzedRoutes(service.app).map((route) => routeInfo(route, document));
   const otherIds = await makeIds(other);
   const runs = Math.max(15, Math.ceil(TOTAL_RUNS / 40));

@@ -126,7 +126,7 @@ function requests(info: RouteInfo, own: Org & { ids: Ids }, other: Org & { ids: 
 
 
 t.test('every route answers malformed requests below 500, a 4xx with an error string', async (t) => {
-  const { service, own, other, document } = await fuzzService(t);
+  const { service, own, other, document } = await fuzzService(t, { workers: ['agent'] });
   const table = routeTable(service.app);
   const fuzzed = fuzzedRoutes(service.app);
   for (const { prefix } of EXCLUDED) t.ok(table.some((route) => route.url.startsWith(prefix)), `exclusion ${prefix} still names a route`);
@@ -188,7 +188,7 @@ t.test('every route answers malformed requests below 500, a 4xx with an error st
 });
 
 t.test('over a real socket: chunked and short bodies, repeated and non-ASCII headers, bytes that are not UTF-8', async (t) => {
-  const { service, own, document } = await fuzzService(t);
+  const { service, own, document } = await fuzzService(t, { workers: ['agent'] });
   const ids = await makeIds(own);
   await service.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = service.app.server.address() as { port: number };

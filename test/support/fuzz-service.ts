@@ -21,7 +21,61 @@ export const EXCLUDED: Array<{ prefix: string; reason: string }> = [
 
 /** Bodies a route checks by hand rather than by its zod schema: the shape to aim at. */
 const io = { io: 'input', unrepresentable: 'any' } as const;
+const text = { type: 'string', maxLength: 300 };
+const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const chatMessage = {
+  oneOf: [
+    {
+      type: 'object',
+      properties: {
+        role: { const: 'user' },
+        content: {
+          oneOf: [
+            text,
+            {
+              type: 'array',
+              items: {
+                oneOf: [
+                  { type: 'object', properties: { type: { const: 'input_text' }, text } },
+                  { type: 'object', properties: { type: { const: 'input_image' }, image: { enum: [PNG, 'data:image/png;base64,AAAA', 'data:image/jpeg;base64,/9j/4AAQ', 'https://example.com/a.png'] } } },
+                ],
+              },
+            },
+          ],
+        },
+      },
+    },
+    { type: 'object', properties: { type: { const: 'message' }, role: { const: 'assistant' }, status: { const: 'completed' }, content: { type: 'array', items: { type: 'object', properties: { type: { const: 'output_text' }, text } } } } },
+    { type: 'object', properties: { type: { const: 'function_call' }, callId: text, name: { enum: ['lookup_products', 'show_products', 'add_to_cart', 'nope'] }, arguments: text, status: { const: 'completed' } } },
+    { type: 'object', properties: { type: { const: 'function_call_result' }, callId: text, name: text, status: { const: 'completed' }, output: { type: 'object', properties: { type: { const: 'text' }, text } } } },
+  ],
+};
+
 export const HAND_CHECKED_BODIES: Record<string, Record<string, unknown>> = {
+  // The conversation's four message shapes, and every field of document 2's table.
+  'POST /v2/agent/chat': {
+    type: 'object',
+    properties: {
+      messages: { type: 'array', items: chatMessage, maxItems: 6 },
+      datasetIds: { type: 'array', items: { type: 'string', format: 'uuid' } },
+      cart: {
+        type: 'object',
+        properties: {
+          itemCount: { type: 'integer' },
+          total: { type: 'number' },
+          currency: { type: 'string', maxLength: 4 },
+          items: { type: 'array', items: { type: 'object', properties: { key: text, title: text, variant: text, quantity: { type: 'integer' }, price: { type: 'number' }, sku: text, image: text } } },
+        },
+      },
+      thinking: { enum: ['none', 'low', 'medium', 'high', 'max', true, false, null] },
+      page: { type: 'object', properties: { product: { type: 'object', properties: { title: text, price: { type: 'integer' }, description: text, variants: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, title: text, available: { type: 'boolean' } } } } } } } },
+      stream: { enum: [true, false, 0, 1, null, 'yes'] },
+      sessionId: { type: 'string', format: 'uuid' },
+      session: { type: 'object', properties: { device: text, tz: text } },
+      store: { type: 'object', properties: { origin: text, shop: text } },
+      country: { enum: ['us', 'CA', 'Germany', 'x', null] },
+    },
+  },
   'POST /v1/datasets/:datasetId/items/upload': {
     type: 'object',
     properties: { items: { type: 'array', items: z.toJSONSchema(itemInputSchema, io) }, products: { type: 'array', items: z.toJSONSchema(shopifyProductSchema, io) } },
@@ -74,6 +128,7 @@ export const show = (request: FuzzRequest, status: number | string, body: string
 /** What is wrong with an answer, or null: a 5xx, or a 4xx that is not `{ "error": "…" }`. */
 export function problemWith(status: number, contentType: string, body: string): string | null {
   if (status >= 500) return `answered ${status}`;
+  if (contentType.startsWith('text/event-stream')) return streamProblem(body);
   if (status < 400) return null;
   if (!contentType.startsWith('application/json')) return `a ${status} with Content-Type ${contentType || '(none)'}`;
   let parsed: unknown;
@@ -84,6 +139,15 @@ export function problemWith(status: number, contentType: string, body: string): 
   }
   const error = (parsed as { error?: unknown } | null)?.error;
   return typeof error === 'string' && error !== '' ? null : `a ${status} without an error string`;
+}
+
+/** An agent stream ends with `done` or `error`, and an error after the stream opened is never an internal failure (a 500 in disguise). */
+function streamProblem(body: string): string | null {
+  const events = body.split('\n\n').flatMap((frame) => /^event: (\S+)/m.exec(frame)?.[1] ?? []);
+  const last = events.at(-1);
+  if (last !== 'done' && last !== 'error') return `a stream that ended on ${last ?? 'nothing'} (no done or error)`;
+  if (last === 'error' && body.includes('"error":"Internal server error."')) return 'a stream that failed with an internal error';
+  return null;
 }
 
 export const fuzzService = async (t: Test, options: { workers?: string[] } = {}) => {

@@ -1,0 +1,126 @@
+// Agent turns on the production path: this process runs the API and the projections; the turns
+// run in separate `stylist serve --role agent` processes over NATS (JetStream carries the turn,
+// a NATS subject per turn carries its events back). A worker killed mid-turn gives the shopper an
+// `error` event within 5 s, never a hung stream; a shopper who disconnects cancels the turn on its
+// worker (the model call is dropped); a second worker process doubles the turns served at once.
+// The model is an OpenAI-compatible fake that takes its time, so "mid-turn" is a state the test
+// holds, not a race it hopes to win.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import t, { type Test } from 'tap';
+import { createLogger } from '../../api/logging.js';
+import { buildServiceApi } from '../../app/api.js';
+import { executeCommand } from '../../app/cli/execute.js';
+import { openPlatform } from '../../app/platform.js';
+import { startWorkers } from '../../app/workers.js';
+import { loadConfig } from '../../infra/config/config.js';
+import { streamChat, user, type SseEvent } from '../support/agent.js';
+import { startFakeOpenAi, type FakeReply } from '../support/fake-openai.js';
+import { deleteStreams } from '../support/nats.js';
+import { freshDatabase, startWorkerProcess, type WorkerProcess } from '../support/worker-processes.js';
+
+const serverUrl = process.env.DATABASE_URL;
+const natsUrl = process.env.NATS_URL;
+const skip = !serverUrl || !natsUrl ? 'needs DATABASE_URL and NATS_URL (npm run test:integration)' : false;
+
+/** A model that holds every call open until the test lets go (or for `slowMs`, then answers). */
+async function slowModel(t: Test, slowMs: number) {
+  return startFakeOpenAi(t, (): FakeReply => ({ delayMs: slowMs, then: { text: ['Slow ', 'but ', 'sure.'] } }));
+}
+
+async function cluster(t: Test, options: { workers: number; modelUrl: string; concurrency?: number }) {
+  const database = await freshDatabase(serverUrl!, 'agent');
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-agent-'));
+  const env = {
+    DATABASE_URL: database.url,
+    NATS_URL: natsUrl!,
+    NATS_PREFIX: `agent${randomBytes(5).toString('hex')}`,
+    STYLIST_SECRET: 's'.repeat(40),
+    STYLIST_CHAT_MODEL: 'slow-model',
+    OPENAI_BASE_URL: options.modelUrl,
+    OPENAI_API_KEY: 'sk-test',
+    AGENT_CONCURRENCY: String(options.concurrency ?? 4),
+    AGENT_HEARTBEAT_MS: '250',
+    AGENT_SILENCE_MS: '1500',
+    AGENT_MAX_PER_ORGANIZATION: '64',
+  };
+  const logger = createLogger({ level: 'silent' });
+  const platform = await openPlatform(loadConfig({ ...env, DATA_DIR: path.join(dataDir, 'api'), LOG_LEVEL: 'silent' }), logger);
+  const workers: WorkerProcess[] = [];
+  const cleanups: Array<() => Promise<unknown>> = [() => platform.close()];
+  t.teardown(async () => {
+    for (const worker of workers) worker.process.kill('SIGKILL');
+    await Promise.all(workers.map((worker) => worker.exited));
+    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+    await deleteStreams(natsUrl!, `${env.NATS_PREFIX}_`).catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+    await database.drop();
+  });
+  await platform.projections.start();
+  const app = await buildServiceApi(platform);
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  cleanups.unshift(() => app.close());
+  // The API process runs no agent worker: every turn crosses NATS.
+  const none = await startWorkers(platform, [], logger);
+  cleanups.unshift(() => none.stop());
+  for (let i = 1; i <= options.workers; i++) workers.push(await startWorkerProcess(`agent ${i}`, 'agent', { ...env, DATA_DIR: path.join(dataDir, `agent-${i}`) }));
+  const org = await executeCommand(platform, ['org', 'create', '--name', 'Agent Boutique', '--plan', 'unlimited', '--json']);
+  if (!org.ok) throw new Error(org.error);
+  return { url, key: (org.result as { publicKey: string }).publicKey, workers, platform };
+}
+
+/** Streams one turn; resolves with its events once the stream ends. */
+function turn(url: string, key: string, onEvent: (event: SseEvent) => void = () => {}) {
+  const events: SseEvent[] = [];
+  const handle = streamChat(url, key, { messages: [user('hello')] }, (event) => {
+    events.push(event);
+    onEvent(event);
+  });
+  return { ...handle, events, finished: handle.ended.then(() => events) };
+}
+
+t.test('a worker killed mid-turn: the shopper gets an error event within 5 s', { skip }, async (t) => {
+  const model = await slowModel(t, 60_000);
+  const { url, key, workers } = await cluster(t, { workers: 1, modelUrl: model.baseURL });
+  const running = turn(url, key);
+  await model.received(1);
+  const killedAt = Date.now();
+  workers[0]!.process.kill('SIGKILL');
+  const events = await running.finished;
+  const waited = Date.now() - killedAt;
+  t.same(events.at(-1), { event: 'error', data: { error: 'The stylist stopped answering. Please try again.' } });
+  t.notOk(events.some((e) => e.event === 'done'));
+  t.ok(waited < 5_000, `error after ${waited} ms`);
+});
+
+t.test('a shopper who disconnects cancels the turn on its worker', { skip }, async (t) => {
+  const model = await slowModel(t, 60_000);
+  const { url, key } = await cluster(t, { workers: 1, modelUrl: model.baseURL });
+  const running = turn(url, key);
+  await model.received(1);
+  running.abort();
+  // The worker drops its model call: the model server sees the request given up.
+  await model.abandoned(1);
+  t.pass('the model call was cancelled');
+});
+
+t.test('a second agent worker process doubles the turns served at once', { skip }, async (t) => {
+  const SLOW_MS = 800;
+  const model = await slowModel(t, SLOW_MS);
+  const measure = async (workerCount: number) => {
+    const { url, key } = await cluster(t, { workers: workerCount, modelUrl: model.baseURL, concurrency: 2 });
+    // Warm: each worker's consumer is ready and has served one turn.
+    await Promise.all(Array.from({ length: workerCount * 2 }, () => turn(url, key).finished));
+    const started = Date.now();
+    const turns = await Promise.all(Array.from({ length: 8 }, () => turn(url, key).finished));
+    const seconds = (Date.now() - started) / 1000;
+    t.ok(turns.every((events) => events.at(-1)?.event === 'done'), `${workerCount} worker(s): every turn done`);
+    return 8 / seconds;
+  };
+  const one = await measure(1);
+  const two = await measure(2);
+  t.comment(`turns per second with a ${SLOW_MS} ms model, 2 slots per worker: one worker ${one.toFixed(2)}, two ${two.toFixed(2)} (×${(two / one).toFixed(2)})`);
+  t.ok(two > one * 1.5, `two workers serve more (${one.toFixed(2)} → ${two.toFixed(2)} turns/s)`);
+});

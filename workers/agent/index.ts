@@ -1,0 +1,38 @@
+// The agent role: a consumer of queued chat turns (POST /v2/agent/chat). Each process runs up to
+// AGENT_CONCURRENCY turns at once; a second process adds as many again (README "The stylist agent").
+import { hostname } from 'node:os';
+import { AGENT_SUBJECT, agentTurnMessage, type AgentTurnMessage } from '../../infra/queue/messages.js';
+import { openChatModel } from '../../infra/models/index.js';
+import type { WorkerDefinition } from '../worker.js';
+import { handleTurnJob } from './run.js';
+
+export const agentWorker: WorkerDefinition<AgentTurnMessage> = {
+  role: 'agent',
+  subject: AGENT_SUBJECT,
+  handler(context) {
+    const model = openChatModel(context.config);
+    const deps = {
+      db: context.database.db,
+      eventStore: context.eventStore,
+      channel: context.channel,
+      search: context.search,
+      model,
+      serverSecret: context.secret,
+      baseUrl: context.config.baseUrl,
+      logger: context.logger,
+      workerName: `${hostname()}:${process.pid}`,
+      heartbeatMs: context.config.agent.heartbeatMs,
+      turnTimeoutMs: context.config.agent.turnTimeoutMs,
+      halt: context.halt,
+    };
+    context.logger.info({ model: model.name, concurrency: context.config.agent.concurrency }, 'agent worker ready');
+    return (job) => handleTurnJob(deps, job);
+  },
+  options: (context) => ({
+    parse: (payload) => agentTurnMessage.parse(payload),
+    concurrency: context.config.agent.concurrency,
+    // A turn is run once: a redelivery (its worker died) is dropped by the handler, never retried.
+    maxDeliver: 2,
+    retryDelayMs: 0,
+  }),
+};
