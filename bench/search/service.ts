@@ -41,7 +41,8 @@ export interface StoreDataset {
 
 export type BackendKind = 'pglite' | 'postgres';
 
-export async function startSearchService(kind: BackendKind): Promise<SearchBenchService> {
+/** `roles`: the worker roles this process runs beside the API (the agent benchmarks add `agent`). */
+export async function startSearchService(kind: BackendKind, roles: readonly string[] = ['ingest']): Promise<SearchBenchService> {
   const backend = kind === 'postgres' ? await openPostgresBackend() : await openPgliteBackend();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-bench-search-'));
   const env: Record<string, string> = { DATA_DIR: dataDir, STYLIST_SECRET: 's'.repeat(40), LOG_LEVEL: 'silent' };
@@ -53,7 +54,7 @@ export async function startSearchService(kind: BackendKind): Promise<SearchBench
   const platform = await openPlatform(loadConfig(env), logger, { database: backend.database });
   await platform.projections.start();
   const app = await buildServiceApi(platform);
-  const workers = await startWorkers(platform, ['ingest'], logger);
+  const workers = await startWorkers(platform, roles, logger);
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const close = async () => {
     await app.close();
