@@ -158,6 +158,7 @@ export const OCCASIONS: Readonly<Record<string, readonly string[]>> = {
   sunny: ['sun hat', 'straw', 'sunglasses', 'linen', 'cap', 'wide brim', 'light'],
   camping: ['fleece', 'jacket', 'rain jacket', 'boot', 'hiking', 'backpack', 'beanie', 'flannel', 'socks', 'shorts', 'wool', 'waterproof', 'outdoor'],
   hiking: ['hiking boot', 'boot', 'fleece', 'rain jacket', 'backpack', 'shorts', 'socks', 'waterproof', 'outdoor', 'wool'],
+  hike: ['hiking boot', 'boot', 'fleece', 'rain jacket', 'backpack', 'shorts', 'socks', 'waterproof', 'outdoor', 'wool'],
   outdoor: ['fleece', 'jacket', 'boot', 'backpack', 'waterproof', 'wool', 'hiking'],
   outdoors: ['fleece', 'jacket', 'boot', 'backpack', 'waterproof', 'wool', 'hiking'],
   rain: ['rain jacket', 'raincoat', 'waterproof', 'boot', 'umbrella', 'trench'],
@@ -175,6 +176,8 @@ export const OCCASIONS: Readonly<Record<string, readonly string[]>> = {
   brunch: ['dress', 'midi', 'blouse', 'sandal', 'linen', 'floral'],
   school: ['backpack', 'sneaker', 'hoodie', 'jeans', 't shirt'],
   travel: ['backpack', 'duffel', 'sneaker', 'joggers', 'jacket', 'relaxed'],
+  streetwear: ['hoodie', 'sneaker', 't shirt', 'graphic', 'oversized', 'cargo', 'jacket', 'cap', 'joggers'],
+  'street style': ['hoodie', 'sneaker', 't shirt', 'graphic', 'oversized', 'cargo', 'jacket', 'cap'],
   lounging: ['joggers', 'hoodie', 'sweatshirt', 'pyjamas', 'relaxed'],
   lounge: ['joggers', 'hoodie', 'sweatshirt', 'pyjamas', 'relaxed'],
 };
@@ -210,6 +213,8 @@ export const KNOWN_WORDS: readonly string[] = [
   'vegan', 'eco', 'fair', 'trade', 'quality', 'designer', 'custom', 'personalised', 'personalized', 'team', 'club', 'golf', 'soccer', 'surf', 'snow', 'dance',
   'bridal', 'bride', 'groom', 'mama', 'papa', 'fitting', 'true', 'matte', 'shiny', 'glitter', 'sequin', 'sequins', 'sheer', 'lined', 'padded', 'quilted', 'ribbed',
   'distressed', 'ripped', 'royal', 'sunny', 'sunday', 'size',
+  // Asking for help choosing ("help me pick" is not "pink").
+  'pick', 'picks', 'picked', 'choose', 'choosing', 'chose', 'decide', 'deciding', 'select', 'prefer', 'opinion', 'advice',
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -332,10 +337,10 @@ export const LOOK_OCCASIONS: Readonly<Record<'tailored' | 'formal' | 'smart' | '
   tailored: ['interview', 'business', 'office', 'work'],
   formal: ['wedding', 'wedding guest', 'black tie', 'formal', 'gala', 'prom', 'cocktail', 'graduation', 'interview', 'business', 'funeral'],
   smart: ['office', 'work', 'smart', 'smart casual', 'date night', 'party', 'night out', 'birthday', 'christmas', 'brunch', 'holiday'],
-  active: ['gym', 'workout', 'running', 'yoga', 'hiking', 'camping', 'outdoor', 'outdoors', 'ski'],
+  active: ['gym', 'workout', 'running', 'yoga', 'hiking', 'hike', 'camping', 'outdoor', 'outdoors', 'ski'],
   beach: ['beach', 'beach holiday', 'vacation', 'resort'],
   hot: ['summer', 'sunny', 'beach', 'beach holiday', 'resort', 'festival'],
-  cold: ['winter', 'autumn', 'fall', 'cold', 'warm', 'rain', 'rainy', 'ski', 'camping', 'hiking'],
+  cold: ['winter', 'autumn', 'fall', 'cold', 'warm', 'rain', 'rainy', 'ski', 'camping', 'hiking', 'hike'],
 };
 
 /** How replies name occasions: events take "a" ("for a summer wedding"), styles go before "look" ("casual looks"). */

@@ -2,6 +2,7 @@
 // quantity, change the size, swap for another product, or show the cart; and the words that name
 // the line ("my sweater", "the shoes"). "change" and "different size" are everyday words: they mean
 // the cart only when the message or the turn before is about it. Pure.
+import { normalSize } from '../../search/sizes.js';
 import { SWAP_JOINERS } from '../../search/shopper-words.js';
 import type { ProductBrief } from '../products.js';
 import { readLookup, readShow } from './outputs.js';
@@ -77,10 +78,16 @@ export function readCartRequest(said: Said): CartRequest | null {
   const increment = INCREMENTS[phraseOf('quantity')];
   const onScreen = said.prev?.kind === 'list' ? said.prev.shown : said.prev?.kind === 'look' ? said.prev.looks.flat() : [];
 
+  // "change the pants to a medium" with a cart shared: a size after the joiner is a cart line's size, not a search.
+  const toSize = (mark: { end: number } | undefined): boolean => {
+    if (!mark || !context.hasCart) return false;
+    const at = reading.tokens.findIndex((word, i) => i >= mark.end && joiners.has(word));
+    return at > 0 && sizeIn(restOf(reading, at + 1)) !== undefined;
+  };
   let action: CartAction | null = null;
   if (cues.has('remove')) action = 'remove';
-  else if (resize && (EXPLICIT_RESIZE.has(phraseOf('resize')) || aboutCart)) action = 'resize';
-  else if (swap && (!SOFT_SWAP.has(phraseOf('swap')) || aboutCart) && (context.hasCart || cartWord)) action = 'swap';
+  else if (resize && (EXPLICIT_RESIZE.has(phraseOf('resize')) || aboutCart || toSize(resize))) action = 'resize';
+  else if (swap && (!SOFT_SWAP.has(phraseOf('swap')) || aboutCart || toSize(swap)) && (context.hasCart || cartWord)) action = 'swap';
   else if (cues.has('add') && (cartWord || cues.has('this') || reading.ordinal !== undefined || wish.size !== undefined || reading.quantity !== undefined || (namesProduct(wish) && onScreen.length > 0)))
     action = 'add';
   else if (cues.has('quantity') && (reading.quantity !== undefined || increment) && !cues.has('look') && (context.hasCart || cartWord)) action = 'quantity';
@@ -103,7 +110,9 @@ export function readCartRequest(said: Said): CartRequest | null {
   if (cues.has('sizeDown')) request.step = -1;
   if (action === 'swap' && targetText) {
     const target = wishFromText(targetText);
-    const onlySize = size !== undefined && !target.families.length && !target.slot && !target.colour && !target.words.length;
+    // "to a medium", "to a 43": the words left are the size itself.
+    const sizeWords = target.words.every((word) => sizeIn(word) !== undefined || normalSize(word) === normalSize(size ?? ''));
+    const onlySize = size !== undefined && !target.families.length && !target.slot && !target.colour && sizeWords;
     if (onlySize) request.action = 'resize';
     else request.target = target;
   }

@@ -118,13 +118,26 @@ export function slotNeeds(input: NeedsInput): SlotNeed[] {
 /** Slots compose_looks fills with a house basic when a look has no piece for them. */
 export const BASIC_FILLED: ReadonlySet<string> = new Set(['top', 'bottom', 'footwear']);
 
-/** A slot the store does not sell is filled by its house basic (top, bottom, footwear), or left out. */
+/** Slots that finish a look when the store sells too little of the essentials to make one. */
+const FINISHING_SLOTS: readonly Slot[] = ['outerwear', 'bag', 'headwear', 'accessory', 'jewellery', 'eyewear'];
+
+/**
+ * A slot the store does not sell is filled by its house basic (top, bottom, footwear), or left
+ * out. When what is left cannot make a look of two pieces (a dress in a store that sells no shoes,
+ * a hike in a store with tops but no trousers for her), the finishing slots the store does sell
+ * join as optional pieces: a look from what the store has rather than none.
+ */
 function fillFromStore(needs: SlotNeed[], input: NeedsInput): SlotNeed[] {
-  return needs.flatMap((n) => {
+  const kept = needs.flatMap((n) => {
     if (input.sellsSlot(n.slot)) return [n];
     const basic = BASIC_FILLED.has(n.slot) ? input.basics.find((b) => b.slot === n.slot) : undefined;
     return basic && !n.optional ? [{ ...n, basic }] : [];
   });
+  const pieces = kept.filter((n) => !n.basic).length + (input.anchor ? 1 : 0);
+  if (pieces >= 2) return kept;
+  const taken = new Set<string>([...kept.map((n) => n.slot), ...(input.anchor ? [input.anchor.slot] : [])]);
+  const finishing = FINISHING_SLOTS.filter((slot) => !taken.has(slot) && input.sellsSlot(slot)).slice(0, 2);
+  return [...kept, ...finishing.map((slot) => need(slot, [], true))];
 }
 
 const NEUTRALS = new Set(['black', 'charcoal', 'grey', 'silver', 'white', 'ivory', 'cream', 'beige', 'tan', 'camel', 'brown', 'chocolate', 'khaki', 'navy', 'gold', 'other', '']);

@@ -15,6 +15,7 @@ import {
   POLICY_PHRASES,
   QUANTITY_WORDS,
   SIMILAR_PHRASES,
+  SIZE_PHRASES,
   type AgentCue,
 } from '../../search/shopper-words.js';
 
@@ -107,13 +108,16 @@ function readFresh(text: string): Reading {
 
 const near = (marks: Cued[], i: number, cues: AgentCue[]) => marks.some((m) => cues.includes(m.cue) && ((i >= m.end && i <= m.end + 3) || i === m.start - 1 || i === m.start - 2));
 
+/** Words that make the number after them a size ("in size 11", "EU 42", "in 38"), never a quantity. */
+const SIZE_LEADS = new Set(['size', 'sz', 'sized', 'in', ...Object.keys(SIZE_PHRASES.systems)]);
+
 /** "make it two", "2 of those", "three more": a quantity word anywhere, a number next to a quantity or cart cue. */
 function readQuantity(tokens: string[], marks: Cued[]): { value: number; start: number; end: number } | undefined {
   for (let i = 0; i < tokens.length; i++) {
     const pair = i + 1 < tokens.length ? QUANTITY_WORDS[`${tokens[i]} ${tokens[i + 1]}`] : undefined;
     const word = pair ?? (Object.hasOwn(QUANTITY_WORDS, tokens[i]!) ? QUANTITY_WORDS[tokens[i]!] : undefined);
     if (word !== undefined && !(tokens[i] === 'one' && /^(size|more|of)$/.test(tokens[i + 1] ?? ''))) return { value: word, start: i, end: i + (pair !== undefined ? 2 : 1) };
-    if (/^\d{1,2}$/.test(tokens[i]!) && Number(tokens[i]) >= 1 && !ordinalLeads.has(tokens[i - 1] ?? '') && near(marks, i, ['quantity', 'add', 'cart'])) return { value: Number(tokens[i]), start: i, end: i + 1 };
+    if (/^\d{1,2}$/.test(tokens[i]!) && Number(tokens[i]) >= 1 && !ordinalLeads.has(tokens[i - 1] ?? '') && !SIZE_LEADS.has(tokens[i - 1] ?? '') && near(marks, i, ['quantity', 'add', 'cart'])) return { value: Number(tokens[i]), start: i, end: i + 1 };
   }
   return undefined;
 }

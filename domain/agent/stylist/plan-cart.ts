@@ -17,6 +17,7 @@ import { money } from './words.js';
 import { isGarmentAsked } from './plan-products.js';
 import { overlap, productLookup, productOf, sizeLabel, sizeOf, sizePart, uniq } from './product-match.js';
 import { lookupArgs, overlay, wishFromText, type Wish } from './wish.js';
+import type { Slot } from '../../catalogue/vocabulary.js';
 
 type CartIntent = Extract<Intent, { kind: 'cart' }>;
 
@@ -170,8 +171,15 @@ function resize(plan: Plan, request: CartRequest, line: CartLineBrief): StylistS
   return act(plan, call('swap_cart_item', { lineKey: line.key, size: label.slice(0, 40) }), `Done — the ${line.title} is now in size ${label}.`, `change the size of the ${line.title}`);
 }
 
+/** The variant label that names a colour of `colour`'s family, when the product's variants are colours. */
+const variantOfColour = (labels: string[], colour: string | undefined): string | undefined =>
+  colour ? labels.find((label) => findColours(label).some((c) => c.family === colour)) : undefined;
+
 function swap(plan: Plan, request: CartRequest, line: CartLineBrief): StylistStep {
-  const lineWish = wishFromText(line.title);
+  // What the line is comes from the catalogue when it can: a title is often a name ("MUSE BROWN"), not a garment.
+  const found = productOf(plan, line.title);
+  if (!found.asked) return { thinking: `Finding the ${line.title} in the catalogue`, toolCalls: [productLookup(line.title)] };
+  const lineWish = found.product ? { ...wishFromText(line.title), families: [found.product.family], slot: found.product.slot as Slot } : wishFromText(line.title);
   const target: Wish = request.target ?? { families: [], words: [], occasions: [], exclude: [], similar: false };
   const wish = overlay(lineWish, target, { colour: false, words: false });
   if (!wish.families.length && !wish.slot) return reply(`What would you like instead of the ${line.title}?`);
@@ -182,7 +190,8 @@ function swap(plan: Plan, request: CartRequest, line: CartLineBrief): StylistSte
   const pick = (answer.ok ? answer.value.products : []).find((p) => p.available && overlap(line.title, p.name) < 1 && isGarmentAsked(wish, p));
   if (!pick) return reply(`I couldn't find ${args.query ?? 'a replacement'} to swap the ${line.title} for. Want me to look for something else?`);
   const size = request.size ?? lineSize(line.variant);
-  const label = size ? sizeOf(pick.sizes, size) : undefined;
+  // A product sold in colours rather than sizes ("in moss"): the variant of the colour asked.
+  const label = (size ? sizeOf(pick.sizes, size) : undefined) ?? variantOfColour(pick.sizes, target.colour);
   if (!label && pick.sizes.length > 1) return ask(plan, `Which size of the ${pick.name} would you like?`, pick.sizes.map(sizeLabel), `Which size of the ${pick.name} would you like?`);
   const chosen = label ? sizePart(label) : pick.sizes[0] ? sizePart(pick.sizes[0]) : undefined;
   return act(
@@ -216,8 +225,10 @@ function planAdd(plan: Plan, request: CartRequest): StylistStep {
     return ask(plan, 'Which one should I add to your cart?', options.map((p) => p.name), 'Which product would you like me to add? Tell me its name, or open it and ask again.');
   }
   const sizes = product.sizes;
-  let size: string | undefined;
-  if (request.size) {
+  let size: string | undefined = request.size ? undefined : variantOfColour(sizes, request.ref.colour);
+  if (size) {
+    // The colour asked names the variant.
+  } else if (request.size) {
     size = sizeOf(sizes, request.size) ?? (sizes.length ? undefined : request.size);
     if (!size) return ask(plan, `The ${product.name} isn't in stock in ${request.size}. Which size would you like?`, sizes.map(sizeLabel), `The ${product.name} isn't in stock in size ${request.size} right now.`);
   } else if (sizes.length > 1) return ask(plan, `Which size of the ${product.name} would you like?`, sizes.map(sizeLabel), `Which size of the ${product.name} would you like?`);

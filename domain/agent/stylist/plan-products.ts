@@ -21,9 +21,20 @@ const LIMIT = 12;
 
 const same = (a: string, b: string) => nameWords(a).join(' ') === nameWords(b).join(' ');
 
-/** Whether a product is the garment asked for: of a family named, or of the slot when only a slot was ("shoes"). */
+/** Letters only: "Cross-Body" and "crossbody" are one word. */
+const compact = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * Whether a product is the garment asked for: of a family named (or one its own name says it is:
+ * a store's "Cross-Body Bag" labelled a shoulder bag is still a crossbody), or of the slot when
+ * only a slot was named ("shoes").
+ */
 export const isGarmentAsked = (wish: Pick<Wish, 'families' | 'slot'>, p: ProductBrief): boolean =>
-  wish.families.length && wish.families.length <= 3 ? wish.families.includes(p.family) : wish.slot ? !p.slot || p.slot === wish.slot : true;
+  wish.families.length && wish.families.length <= 3
+    ? wish.families.includes(p.family) || (!!p.name && wish.families.some((family) => family.length > 3 && compact(p.name).includes(compact(family))))
+    : wish.slot
+      ? !p.slot || p.slot === wish.slot
+      : true;
 
 /**
  * The products worth showing: the garment asked for (lookup_products falls back to the slot when

@@ -2,7 +2,7 @@
 // title, the best match by shared words), and its sizes as the shopper says them ("Coral / XS" is
 // size XS). Pure.
 import { words } from '../../catalogue/taxonomy/index.js';
-import { normalSize } from '../../search/sizes.js';
+import { normalSize, variantHasSize } from '../../search/sizes.js';
 import type { ProductBrief } from '../products.js';
 import { sizeIn } from './cart-intent.js';
 import { readLookup } from './outputs.js';
@@ -26,9 +26,9 @@ export function sizePart(label: string): string {
 /** A size as an option to tap; its label reads back as that size. */
 export const sizeLabel = (size: string): string => `Size ${sizePart(size)}`.slice(0, 60);
 
-/** The product's own label of a size the shopper named, if it has it. */
+/** The product's own label of a size the shopper named, if it has it ("M" is "Black / Medium"), read as search reads sizes. */
 export const sizeOf = (sizes: string[], wanted: string): string | undefined =>
-  sizes.find((s) => normalSize(s) === normalSize(wanted) || normalSize(s).split(' ').includes(normalSize(wanted)));
+  sizes.find((s) => normalSize(s) === normalSize(wanted) || variantHasSize({ label: s, options: [] }, wanted));
 
 /** The lookup that finds a product by its title. */
 export const productLookup = (title: string) => call('lookup_products', { query: title.slice(0, 200), limit: 5 });
