@@ -23,7 +23,7 @@
 // unavailable 0. Prints the table, the turns that missed (with what was shown, graded) and writes
 // bench/results/agent-quality.json.
 //   node --import tsx bench/agent-quality.ts
-//   BENCH_BACKEND=pglite (default) | postgres   BENCH_CONVERSATIONS=id,id   BENCH_WORST=15
+//   BENCH_BACKEND=pglite (default) | postgres   BENCH_CONVERSATIONS=id,id   BENCH_WORST=15   BENCH_TRACE=1 (each turn's tool calls)
 import { mkdir, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { parseSse, type SseEvent } from '../test/support/agent.js';
@@ -124,9 +124,12 @@ async function send(service: SearchBenchService, body: object): Promise<SseEvent
   return parseSse(text);
 }
 
+/** The middle price; for an even count, the mean of the two middle ones. */
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)]! : NaN;
+  if (!sorted.length) return NaN;
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
 };
 
 function score(conversation: JudgedConversation, index: number, turn: ConversationTurn, events: SseEvent[], previous: TurnScore | null, keyOf: (itemId: string) => string | undefined, itemIdOf: (ref: ProductRef) => string | undefined, ms: number): TurnScore {
@@ -197,6 +200,18 @@ function score(conversation: JudgedConversation, index: number, turn: Conversati
   };
 }
 
+/** BENCH_TRACE=1: what the agent did each turn (tool calls and what they answered), for diagnosis. */
+function trace(id: string, said: string, events: SseEvent[]): void {
+  console.log(`\n### ${id}: "${said}"`);
+  for (const e of events) {
+    if (e.event === 'tool_called') console.log(`  → ${e.data.name} ${JSON.stringify(e.data.arguments).slice(0, 300)}`);
+    else if (e.event === 'tool_output') console.log(`  ← ${e.data.ok ? '' : 'FAILED '}${JSON.stringify(e.data.error ?? e.data.output).slice(0, 400)}`);
+    else if (e.event === 'question') console.log(`  ? ${e.data.question} ${e.data.options.map((o: { label: string }) => o.label).join(' | ')}`);
+    else if (e.event === 'cart_action') console.log(`  cart ${JSON.stringify(e.data).slice(0, 200)}`);
+    else if (e.event === 'done') console.log(`  text: ${e.data.text.slice(0, 300)}`);
+  }
+}
+
 const rate = (values: Array<boolean | null>) => {
   const scored = values.filter((v): v is boolean => v !== null);
   return scored.length ? { value: scored.filter(Boolean).length / scored.length, n: scored.length } : { value: null, n: 0 };
@@ -255,6 +270,7 @@ async function main(): Promise<void> {
         const started = performance.now();
         const events = await send(service, body);
         const scored = score(conversation, i, turn, events, previous, keyOf, itemIdOf, Math.round(performance.now() - started));
+        if (process.env.BENCH_TRACE) trace(conversation.id, turn.user, events);
         scores.push(scored);
         previous = scored;
         const done = events.find((e) => e.event === 'done');
