@@ -31,10 +31,10 @@ export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'
 
 export const messageErrors = {
   messages: `messages must be an array of 1 to ${AGENT_LIMITS.messages} messages.`,
-  shape: (i: number) =>
+  shape: (i: number | string) =>
     `messages[${i}] must be a user message ({ role: "user", content }), an assistant message ({ type: "message", role: "assistant", content }), a function_call or a function_call_result.`,
   text: (path: string) => `${path} must be a string of at most ${AGENT_LIMITS.text} characters.`,
-  parts: (i: number) => `messages[${i}].content must be a string or an array of 1 to ${AGENT_LIMITS.parts} input_text and input_image parts.`,
+  parts: (i: number | string) => `messages[${i}].content must be a string or an array of 1 to ${AGENT_LIMITS.parts} input_text and input_image parts.`,
   image: (path: string) => `${path}.image must be a data URI: data:image/<jpeg|png|webp|gif|avif>;base64,<data>.`,
   imageBytes: (path: string) => `${path}.image is over ${AGENT_LIMITS.imageBytes / 1024 / 1024} MB.`,
   imagePixels: (path: string) => `${path}.image is over ${AGENT_LIMITS.imagePixels / 1_000_000} megapixels.`,
@@ -125,9 +125,12 @@ export function readDataUri(uri: string): { contentType: string; base64: string;
   return { contentType: head[1]!, base64, bytes: Math.floor((base64.length * 3) / 4) - padding };
 }
 
-/** One entry of `messages`, by its shape; the messages of each check name the entry's index. */
-function entrySchema(i: number): z.ZodType<HistoryEntry> {
-  const at = `messages[${i}]`;
+/** Where an entry's index goes in its checks' messages: the schemas are built once, the index put in on failure. */
+const AT = '\u0000at\u0000';
+const INDEX = '\u0000i\u0000';
+
+const entryShapes = (() => {
+  const at = AT;
   const user = z.object({
     role: z.literal('user'),
     content: z.union(
@@ -135,61 +138,66 @@ function entrySchema(i: number): z.ZodType<HistoryEntry> {
         text(`${at}.content`),
         z
           .array(
-            z.discriminatedUnion('type', [
-              z.object({ type: z.literal('input_text'), text: text(`${at}.content[].text`) }),
-              z.object({
-                type: z.literal('input_image'),
-                image: z.string({ error: messageErrors.image(`${at}.content[]`) }).refine((uri) => readDataUri(uri) !== null, messageErrors.image(`${at}.content[]`)),
-              }),
-            ], { error: messageErrors.parts(i) }),
-            { error: messageErrors.parts(i) },
+            z.discriminatedUnion(
+              'type',
+              [
+                z.object({ type: z.literal('input_text'), text: text(`${at}.content[].text`) }),
+                z.object({
+                  type: z.literal('input_image'),
+                  image: z.string({ error: messageErrors.image(`${at}.content[]`) }).refine((uri) => readDataUri(uri) !== null, messageErrors.image(`${at}.content[]`)),
+                }),
+              ],
+              { error: messageErrors.parts(INDEX) },
+            ),
+            { error: messageErrors.parts(INDEX) },
           )
-          .min(1, messageErrors.parts(i))
-          .max(AGENT_LIMITS.parts, messageErrors.parts(i)),
+          .min(1, messageErrors.parts(INDEX))
+          .max(AGENT_LIMITS.parts, messageErrors.parts(INDEX)),
       ],
-      { error: messageErrors.parts(i) },
+      { error: messageErrors.parts(INDEX) },
     ),
   });
   const callId = z.string({ error: messageErrors.callId(at) }).min(1, messageErrors.callId(at)).max(AGENT_LIMITS.callId, messageErrors.callId(at));
   const name = z.string({ error: messageErrors.name(at) }).min(1, messageErrors.name(at)).max(AGENT_LIMITS.toolName, messageErrors.name(at));
-  const assistant = z.object({
-    type: z.literal('message'),
-    role: z.literal('assistant'),
-    status: z.literal('completed').default('completed'),
-    content: z.array(z.object({ type: z.literal('output_text'), text: text(`${at}.content[].text`) }), { error: messageErrors.shape(i) }).max(AGENT_LIMITS.parts, messageErrors.shape(i)),
-  });
-  const call = z.object({ type: z.literal('function_call'), callId, name, arguments: text(`${at}.arguments`), status: z.literal('completed').default('completed') });
-  const result = z.object({
-    type: z.literal('function_call_result'),
-    callId,
-    name,
-    status: z.literal('completed').default('completed'),
-    output: z.object({ type: z.literal('text'), text: text(`${at}.output.text`) }, { error: messageErrors.shape(i) }),
-  });
-  return z.custom<HistoryEntry>().transform((value, context) => {
-    const kind =
-      typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? (value as { role?: unknown; type?: unknown }).role === 'user' && (value as { type?: unknown }).type === undefined
-          ? user
-          : (value as { type?: unknown }).type === 'message'
-            ? assistant
-            : (value as { type?: unknown }).type === 'function_call'
-              ? call
-              : (value as { type?: unknown }).type === 'function_call_result'
-                ? result
-                : null
-        : null;
-    if (!kind) {
-      context.addIssue({ code: 'custom', message: messageErrors.shape(i), path: [] });
-      return z.NEVER;
-    }
-    const parsed = kind.safeParse(value);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
-      return z.NEVER;
-    }
-    return parsed.data as HistoryEntry;
-  });
+  const shape = messageErrors.shape(INDEX);
+  return {
+    user,
+    assistant: z.object({
+      type: z.literal('message'),
+      role: z.literal('assistant'),
+      status: z.literal('completed').default('completed'),
+      content: z.array(z.object({ type: z.literal('output_text'), text: text(`${at}.content[].text`) }), { error: shape }).max(AGENT_LIMITS.parts, shape),
+    }),
+    call: z.object({ type: z.literal('function_call'), callId, name, arguments: text(`${at}.arguments`), status: z.literal('completed').default('completed') }),
+    result: z.object({
+      type: z.literal('function_call_result'),
+      callId,
+      name,
+      status: z.literal('completed').default('completed'),
+      output: z.object({ type: z.literal('text'), text: text(`${at}.output.text`) }, { error: shape }),
+    }),
+  };
+})();
+
+/** The schema of an entry's shape, chosen by its `role` and `type`; null when it has none of the four. */
+function shapeOf(value: unknown): z.ZodType | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { role, type } = value as { role?: unknown; type?: unknown };
+  if (role === 'user' && type === undefined) return entryShapes.user;
+  if (type === 'message') return entryShapes.assistant;
+  if (type === 'function_call') return entryShapes.call;
+  if (type === 'function_call_result') return entryShapes.result;
+  return null;
+}
+
+/** Entry `i` checked against its shape: the entry, or the messages of what is wrong with it (naming the index). */
+function readEntry(value: unknown, i: number): { ok: true; entry: HistoryEntry } | { ok: false; issues: Array<{ message: string; path: PropertyKey[] }> } {
+  const shape = shapeOf(value);
+  if (!shape) return { ok: false, issues: [{ message: messageErrors.shape(i), path: [] }] };
+  const parsed = shape.safeParse(value);
+  if (parsed.success) return { ok: true, entry: parsed.data as HistoryEntry };
+  const named = (message: string) => message.replaceAll(AT, `messages[${i}]`).replaceAll(INDEX, String(i));
+  return { ok: false, issues: parsed.error.issues.map((issue) => ({ message: named(issue.message), path: issue.path })) };
 }
 
 const textLength = (entry: HistoryEntry): number => {
@@ -207,12 +215,12 @@ export const messagesSchema = z
   .transform((entries, context): HistoryEntry[] => {
     const parsed: HistoryEntry[] = [];
     for (const [i, value] of entries.entries()) {
-      const result = entrySchema(i).safeParse(value);
-      if (!result.success) {
-        for (const issue of result.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: [i, ...issue.path] });
+      const result = readEntry(value, i);
+      if (!result.ok) {
+        for (const issue of result.issues) context.addIssue({ code: 'custom', message: issue.message, path: [i, ...issue.path] });
         return z.NEVER;
       }
-      parsed.push(result.data);
+      parsed.push(result.entry);
     }
     if (parsed.reduce((sum, entry) => sum + textLength(entry), 0) > AGENT_LIMITS.characters) {
       context.addIssue({ code: 'custom', message: messageErrors.characters, path: [] });

@@ -26,6 +26,9 @@ export const agentWorker: WorkerDefinition<AgentTurnMessage> = {
       halt: context.halt,
     };
     context.logger.info({ model: model.name, concurrency: context.config.agent.concurrency }, 'agent worker ready');
+    // The first shopper should not wait for the catalogue's search memory to load (the API role warms its own; in one process they share it).
+    const { memory } = context.search();
+    void memory.warm().catch((error: unknown) => context.logger.warn({ err: error }, 'search memory could not be loaded at start; the first turns load it'));
     return (job) => handleTurnJob(deps, job);
   },
   options: (context) => ({

@@ -5,8 +5,8 @@
 //
 // What reaches the shopper, in order: text as the model writes it; for each tool call, in the
 // order the model made them, `tool_called`, what the tool put on screen, then `tool_output` (tools
-// run at the same time, their events are held back so one call's events never interleave with
-// another's); reasoning summaries only at thinking levels above the default. A tool that fails
+// run at the same time; the first call's events go out as they happen, the others' are held until
+// the calls before them are done, so one call's events never interleave with another's); reasoning summaries only at thinking levels above the default. A tool that fails
 // (bad arguments, an unknown tool, an unusable scope, a cart it cannot read, even a database
 // error) fails the call, not the turn: the model is told why and carries on. Only the model
 // failing ends the turn with an error.
@@ -119,12 +119,14 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRec
     }
     if (!calls.length) break;
 
-    // Each call's events are held until the calls before it have sent theirs.
-    const outcomes = calls.map((call) => runTool(call, offered, deps));
+    // The calls run at once; the first in line sends its events as they happen, the ones behind it
+    // hold theirs until the calls before them are done, so one call's events never interleave with another's.
+    const lines = calls.map((_, i) => new EventLine(i === 0 ? deps.emit : null));
+    const outcomes = calls.map((call, i) => runTool(call, offered, deps, lines[i]!));
     for (const [i, call] of calls.entries()) {
       history.push(functionCall(call.callId, call.name, call.arguments));
+      lines[i]!.release(deps.emit);
       const outcome = await outcomes[i]!;
-      for (const event of outcome.events) deps.emit(event);
       history.push(functionCallResult(call.callId, call.name, outcome.text));
       tools.push({ name: call.name, ok: outcome.ok, ms: outcome.ms });
     }
@@ -139,13 +141,35 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnRec
   return { done, tools, modelCalls };
 }
 
-async function runTool(call: PendingCall, offered: ReadonlySet<string>, deps: TurnDeps): Promise<{ events: AgentEvent[]; text: string; ok: boolean; ms: number }> {
+/** One tool call's events: sent as they come once it is the call in line, held until then. */
+class EventLine {
+  readonly #held: AgentEvent[] = [];
+  #out: ((event: AgentEvent) => void) | null;
+
+  constructor(out: ((event: AgentEvent) => void) | null) {
+    this.#out = out;
+  }
+
+  push(event: AgentEvent): void {
+    if (this.#out) this.#out(event);
+    else this.#held.push(event);
+  }
+
+  /** Its turn has come: what it held goes out, and what follows goes straight out. */
+  release(out: (event: AgentEvent) => void): void {
+    if (this.#out) return;
+    for (const event of this.#held.splice(0)) out(event);
+    this.#out = out;
+  }
+}
+
+async function runTool(call: PendingCall, offered: ReadonlySet<string>, deps: TurnDeps, line: EventLine): Promise<{ text: string; ok: boolean; ms: number }> {
   const started = performance.now();
-  const events: AgentEvent[] = [{ event: 'tool_called', data: { callId: call.callId, name: call.name, arguments: parsedOrRaw(call.arguments) } }];
+  line.push({ event: 'tool_called', data: { callId: call.callId, name: call.name, arguments: parsedOrRaw(call.arguments) } });
   let output: unknown;
   let error: string | undefined;
   try {
-    output = await callTool(call, offered, { ...deps.tools, emit: (event) => events.push(event), signal: deps.signal });
+    output = await callTool(call, offered, { ...deps.tools, emit: (event) => line.push(event), signal: deps.signal });
   } catch (thrown) {
     if (deps.signal.aborted) throw thrown;
     if (thrown instanceof ToolError) error = thrown.message;
@@ -157,8 +181,8 @@ async function runTool(call: PendingCall, offered: ReadonlySet<string>, deps: Tu
   }
   const ms = Math.round(performance.now() - started);
   const text = outputText(output);
-  events.push({ event: 'tool_output', data: { callId: call.callId, name: call.name, ok: error === undefined, output: parsedOrRaw(text), ...(error ? { error } : {}), ms } });
-  return { events, text, ok: error === undefined, ms };
+  line.push({ event: 'tool_output', data: { callId: call.callId, name: call.name, ok: error === undefined, output: parsedOrRaw(text), ...(error ? { error } : {}), ms } });
+  return { text, ok: error === undefined, ms };
 }
 
 async function callTool(call: PendingCall, offered: ReadonlySet<string>, deps: ToolDeps): Promise<unknown> {

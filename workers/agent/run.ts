@@ -72,17 +72,34 @@ export async function handleTurnJob(deps: AgentWorkerDeps, job: Job<AgentTurnMes
   const deadline = setTimeout(() => abort.abort(new Error('turn deadline')), deps.turnTimeoutMs);
   const onHalt = () => abort.abort(deps.halt.reason);
   deps.halt.addEventListener('abort', onHalt, { once: true });
-  const cancel = await deps.channel.onCancel(message.turnId, () => abort.abort(new Error('shopper left')));
+  // `started` goes first: the shopper's first frame does not wait for the cancel subscription's round trip.
   publish({ kind: 'started', worker: deps.workerName });
+  const cancelling = deps.channel.onCancel(message.turnId, () => abort.abort(new Error('shopper left'))).catch(() => null);
   const heartbeat = setInterval(() => publish({ kind: 'heartbeat' }), deps.heartbeatMs);
   const working = setInterval(() => void job.working().catch(() => undefined), JOB_WORKING_EVERY_MS);
 
   const started = performance.now();
   let firstEventMs: number | null = null;
   let firstResultsMs: number | null = null;
+  // Text written in one go (a model streams it word by word) travels as one frame: fewer messages, same text.
+  let text = '';
+  let textFlush: NodeJS.Immediate | null = null;
+  const flushText = () => {
+    if (textFlush) clearImmediate(textFlush);
+    textFlush = null;
+    if (!text) return;
+    publish({ kind: 'event', event: 'text_delta', data: { delta: text } });
+    text = '';
+  };
   const emit = (event: AgentEvent) => {
     const at = Math.round(performance.now() - started);
     firstEventMs ??= at;
+    if (event.event === 'text_delta') {
+      text += event.data.delta;
+      textFlush ??= setImmediate(flushText);
+      return;
+    }
+    flushText();
     if (event.event === 'search_results') firstResultsMs ??= at;
     publish({ kind: 'event', event: event.event, data: event.data });
   };
@@ -134,7 +151,8 @@ export async function handleTurnJob(deps: AgentWorkerDeps, job: Job<AgentTurnMes
     clearTimeout(deadline);
     clearInterval(heartbeat);
     clearInterval(working);
-    cancel.close();
+    if (textFlush) clearImmediate(textFlush);
+    void cancelling.then((subscription) => subscription?.close());
     deps.halt.removeEventListener('abort', onHalt);
   }
   if (deps.halt.aborted) return;
