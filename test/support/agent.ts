@@ -1,7 +1,9 @@
 // Talking to POST /v2/agent/chat as a client does: the SSE frames read back into events (through
-// fastify's inject, or a real socket for tests that disconnect), the history replayed, and a small
-// catalogue of the test's own, processed by the ingest worker, to talk about.
+// fastify's inject, or a real socket for tests that disconnect), the history replayed, and a
+// catalogue to talk about, processed by the ingest worker: a small one of the test's own, or demo
+// catalogue products with the ground truth they were generated from.
 import { request as httpRequest } from 'node:http';
+import { DEMO_STORE, type DemoFacts, type DemoProduct } from '../../domain/demo-catalogue/generate.js';
 import type { TestService } from './service.js';
 import { until } from './until.js';
 
@@ -158,4 +160,59 @@ export async function storeWith(service: TestService, products: object[], config
     { timeoutMs: 20_000 },
   );
   return { org, datasetId, items, admin: call };
+}
+
+export interface DemoStore extends StoreSetup {
+  /** What each uploaded product was generated to be (the ground truth a shopper's screen is checked against), by itemId. */
+  facts: Map<string, DemoFacts>;
+  /** The uploaded products, by itemId. */
+  products: Map<string, DemoProduct>;
+  /** How long ingest took, upload to searchable. */
+  ingestMs: number;
+}
+
+/**
+ * A dataset of demo-catalogue products (domain/demo-catalogue), processed by the ingest worker and
+ * searchable, in a new organization or, with `org`, beside that organization's other datasets. The
+ * photos are drawn by the demo renderer, so nothing leaves the machine.
+ */
+export async function demoStore(
+  service: TestService,
+  products: DemoProduct[],
+  options: { org?: StoreSetup['org']; name?: string; config?: object } = {},
+): Promise<DemoStore> {
+  const started = Date.now();
+  const org = options.org ?? ((await service.cli(['org', 'create', '--name', 'Northwind', '--json'])) as StoreSetup['org']);
+  const admin = { authorization: `Bearer ${org.privateKey}` };
+  const call: StoreSetup['admin'] = (method, url, payload) => service.app.inject({ method, url, headers: admin, ...(payload ? { payload } : {}) });
+  const config = options.config ?? { storeUrl: DEMO_STORE.url, storeName: DEMO_STORE.name, currency: DEMO_STORE.currency };
+  const datasetId = (await call('POST', '/v1/datasets', { name: options.name ?? 'Demo', config })).json().datasetId as string;
+  await call('PATCH', `/v1/datasets/${datasetId}/activate`);
+  const upload = await call('POST', `/v1/datasets/${datasetId}/items/upload`, { items: products.map((p) => p.input) });
+  if (upload.statusCode !== 202 || upload.json().failures.length) throw new Error(`upload failed: ${JSON.stringify(upload.json()).slice(0, 600)}`);
+  const bySku = new Map(products.map((p) => [String(p.input.sku), p]));
+  const items = new Map<string, string>(upload.json().queued.map((q: { sku: string; itemId: string }) => [q.sku, q.itemId]));
+  const byItem = new Map([...items].map(([sku, itemId]) => [itemId, bySku.get(sku)!]));
+  await until(
+    "the demo store's items processed",
+    async () => (await call('GET', `/v1/datasets/${datasetId}/items?limit=1`)).json().pagination?.total ?? 0,
+    (count) => count === products.length,
+    { timeoutMs: 120_000, everyMs: 250 },
+  );
+  // Search reads its own read model: settled once the search index has applied every event so far.
+  await until(
+    'the search index caught up',
+    async () => (await service.platform.projections.status()).find((p) => p.name === 'search_index'),
+    (status) => status?.lag === 0,
+    { timeoutMs: 30_000 },
+  );
+  return {
+    org,
+    datasetId,
+    items,
+    admin: call,
+    facts: new Map([...byItem].map(([itemId, product]) => [itemId, product.facts])),
+    products: byItem,
+    ingestMs: Date.now() - started,
+  };
 }
