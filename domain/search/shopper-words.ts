@@ -362,6 +362,9 @@ export const FAMILY_MEMBERS: Readonly<Record<string, { gender?: Gender; age?: 'k
   girlfriend: { gender: 'womens' }, 'my boyfriend': { gender: 'mens' }, partner: {}, friend: {}, bestie: {}, colleague: {}, boss: {}, teacher: {},
 };
 
+/** Words that name a grown-up audience without a gender ("for adults"); search's gender words ("for women") name one too. */
+export const ADULT_WORDS: readonly string[] = ['adult', 'adults', 'grown up', 'grown ups', 'grownup', 'grownups'];
+
 /** How a shopper shifts the style of what is on screen, as the occasion (a key of OCCASIONS) it means. */
 export const STYLE_SHIFTS: Readonly<Record<string, string>> = {
   smarter: 'smart', 'more smart': 'smart', dressier: 'formal', 'more dressy': 'formal', 'more formal': 'formal', fancier: 'formal', 'more elegant': 'formal',

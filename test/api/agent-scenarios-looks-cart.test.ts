@@ -249,12 +249,15 @@ t.test('make the cardigan two, then change the size to L', async (t) => {
   const [two, large, tapped] = await talk(t, ['make the cardigan two', 'change the size to L', lineOrThanks], { cart });
   t.match(eventsNamed(two!, 'cart_action').filter((a) => a.action !== 'read'), [{ action: 'quantity', lineKey: 'line-cardigan', quantity: 2 }], 'two cardigans');
   const swapped = (answer: ChatAnswer) => eventsNamed(answer, 'cart_action').filter((a) => a.action !== 'read');
-  t.match(swapped(large!), [{ action: 'swap', lineKey: 'line-cardigan', product: { itemId: cardigan.itemId, variant: /\bL$/ } }], 'the cardigan just talked about, in L', {
-    todo: 'a size change right after "make the cardigan two" asks "Which item in your cart do you mean?": only an add or a swap makes a line the one "it" refers to next',
-  });
-  t.match([...swapped(large!), ...swapped(tapped!)], [{ action: 'swap', lineKey: 'line-cardigan', product: { itemId: cardigan.itemId, variant: /\bL$/ } }], 'once the cardigan is tapped: in L', {
-    todo: 'tapping the cardigan\'s option asks the same question again: the tapped label is read after the request it answers ("change the size to L Relaxed Striped … (Burgundy / M)"), so the words naming the line fall after "to" and are taken for the new size, leaving no line named',
-  });
+  t.match(swapped(large!), [{ action: 'swap', lineKey: 'line-cardigan', product: { itemId: cardigan.itemId, variant: /\bL$/ } }], 'the cardigan just talked about, in L');
+  t.match([...swapped(large!), ...swapped(tapped!)], [{ action: 'swap', lineKey: 'line-cardigan', product: { itemId: cardigan.itemId, variant: /\bL$/ } }], 'once the cardigan is tapped: in L');
+});
+
+t.test('change the size to L, then tap the cardigan', async (t) => {
+  const { cart, cardigan } = await cartSetUp();
+  const [asked, tapped] = await talk(t, ['change the size to L', option(/cardigan/i)], { cart });
+  t.ok(eventsNamed(asked!, 'question')[0]?.options.some((o: { label: string }) => /cardigan/i.test(o.label)), 'no line named: asked which, the cardigan among the options');
+  t.match(eventsNamed(tapped!, 'cart_action').filter((a) => a.action !== 'read'), [{ action: 'swap', lineKey: 'line-cardigan', product: { itemId: cardigan.itemId, variant: /\bL$/ } }], 'the cardigan tapped, in L');
 });
 
 t.test('a cart of one line: change the size to L', async (t) => {
@@ -291,9 +294,7 @@ t.test('heels, then add the first one in size 8', async (t) => {
   else {
     const options = eventsNamed(add!, 'question')[0]?.options.map((o: { label: string }) => o.label.replace(/^Size /, '')) ?? [];
     t.same(options, stocked, '8 is sold out: asked which size, offering those in stock');
-    t.match(added, [{ action: 'add', product: { itemId: first!.itemId, variant: new RegExp(`\\b${stocked[0]}$`) }, intent: String }], 'the size tapped is added', {
-      todo: 'tapping an offered size re-asks the same question ("Just pick one"): the tapped option is read with the request it answers ("add the first one in size 8 Size 5") and the sold-out 8 named first still wins',
-    });
+    t.match(added, [{ action: 'add', product: { itemId: first!.itemId, variant: new RegExp(`\\b${stocked[0]}$`) }, intent: String }], 'the size tapped is added');
   }
 });
 

@@ -144,6 +144,20 @@ t.test("given an adult's request, children's pieces are left out; given a child'
   t.same(child!.calls.find((c) => c.name === 'show_products')!.args.itemIds, ['k1']);
 });
 
+t.test("given a child's search, then an adult named next drops the child's age, and a child named next the adult's gender", async (t) => {
+  const kids = { products: [...CATALOGUE, { ...byId('d2'), itemId: 'k1', name: "Kids' Gingham Twirl Dress", ageGroup: 'kids' }] };
+  const turns = playConversation(kids, context(), ['kids dresses', 'a dress for women', 'for kids']);
+  const lookup = (i: number) => turns[i]!.calls.find((c) => c.name === 'lookup_products')!.args;
+  const shown = (i: number) => turns[i]!.calls.find((c) => c.name === 'show_products')!.args.itemIds;
+  t.equal(lookup(1).query, 'womens dress', 'for women: not "womens kids dress"');
+  t.notOk(shown(1).includes('k1'), "the kids' dress is not shown again");
+  t.equal(lookup(2).query, 'kids dress', 'for kids: not "womens kids dress"');
+  t.same(shown(2), ['k1']);
+  const [, adults] = playConversation(kids, context(), ['kids dresses', 'for adults']);
+  t.notOk(adults!.calls.find((c) => c.name === 'show_products')!.args.itemIds.includes('k1'), 'for adults: no kids\' dress');
+  t.notMatch(adults!.calls[0]!.args.query, /kids|adult/);
+});
+
 t.test('given a style shift or an occasion after a list, then the same garment for it', async (t) => {
   const turns = playConversation(store, context(), ['dresses', 'something dressier', 'for a wedding']);
   t.match(turns[1]!.calls[0]!.args, { family: 'dress', query: 'formal dress' });
@@ -297,6 +311,32 @@ t.test('given a cart edit that names no line, then the shopper is asked which', 
   t.same(turn!.calls[1]!.args.options, ['Wool Crew Sweater (M)', 'Leather Chelsea Boots (40 / Black)', 'Silk Tie']);
   const turns = cartTurn(['make it two', 'Silk Tie']);
   t.same(change(turns[1]!), [{ name: 'update_cart_quantity', args: { lineKey: 'L3', quantity: 2 } }], 'the answer completes the request');
+});
+
+t.test('given the size asked for is sold out, then the size tapped from those offered is added', async (t) => {
+  const turns = cartTurn(['heels', 'add the first one in size 41', 'Size 38']);
+  t.same(turns[1]!.calls.at(-1)!.args.options, ['Size 37', 'Size 38', 'Size 39'], '41 is sold out: asked which size');
+  t.same(change(turns[2]!), [{ name: 'add_to_cart', args: { itemId: 'f5', size: '38' } }], 'the answer wins over the size it answers');
+});
+
+t.test('given a line just changed, then the next edit that names no line means it', async (t) => {
+  const resized = cartTurn(['make the sweater two', 'change the size to L']);
+  t.same(change(resized[1]!), [{ name: 'swap_cart_item', args: { lineKey: 'L1', size: 'L' } }], 'after a quantity change');
+  const doubled = cartTurn(['change the size of my boots to 41', 'make it two']);
+  t.same(change(doubled[1]!), [{ name: 'update_cart_quantity', args: { lineKey: 'L2', quantity: 2 } }], 'after a size change');
+});
+
+t.test('given "which item do you mean?", then the line tapped is the one changed', async (t) => {
+  const turns = cartTurn(['change the size to L', 'Wool Crew Sweater (M)']);
+  t.same(turns[0]!.calls.at(-1)!.args.options, ['Wool Crew Sweater (M)', 'Leather Chelsea Boots (40 / Black)', 'Silk Tie']);
+  t.same(change(turns[1]!), [{ name: 'swap_cart_item', args: { lineKey: 'L1', size: 'L' } }], 'its words name the line, not the new size');
+});
+
+t.test('given "which one should I add?", then the product tapped is the one added, in the size tapped next', async (t) => {
+  const turns = cartTurn(['shirts', 'add a shirt', 'Oxford Shirt', 'Size M']);
+  t.same(turns[1]!.calls.at(-1)!.args.options, ['Oxford Shirt', 'Linen Camp Shirt']);
+  t.match(turns[2]!.calls.at(-1)!.args.question, /Which size of the Oxford Shirt/);
+  t.same(change(turns[3]!), [{ name: 'add_to_cart', args: { itemId: 't2', size: 'M' } }]);
 });
 
 t.test('given no cart was shared, then a cart edit is answered without tools', async (t) => {

@@ -5,10 +5,10 @@
 import { normalSize } from '../../search/sizes.js';
 import { SWAP_JOINERS } from '../../search/shopper-words.js';
 import type { ProductBrief } from '../products.js';
-import { readLookup, readShow } from './outputs.js';
-import type { Said } from './intent.js';
+import { readCartView, readLookup, readShow, type CartLineBrief } from './outputs.js';
+import type { Said, Span } from './intent.js';
 import { markOf, restOf } from './phrases.js';
-import { namesProduct, understand, wishFromText, type Wish } from './wish.js';
+import { namesProduct, understand, wishFromText, wishOfParts, type Wish } from './wish.js';
 
 export type CartAction = 'add' | 'remove' | 'quantity' | 'resize' | 'swap' | 'view';
 
@@ -30,8 +30,12 @@ export interface CartRequest {
   ordinal?: number;
   /** For add: the product meant. */
   product?: CartProduct;
+  /** The line a tapped option named ("which item do you mean?"), as the cart read then showed it. */
+  tappedLine?: CartLineBrief;
   /** The product the last cart change was about: what "it" means next. */
   lastProduct?: ProductBrief;
+  /** The line the last cart change was about (a quantity or size change), as the cart read then showed it. */
+  lastLine?: CartLineBrief;
   /** The turn before added it: in that size, that many (the cart sent may not show it yet). */
   lastAdded?: { size?: string; quantity: number };
 }
@@ -41,6 +45,53 @@ const SOFT_SWAP = new Set(['change', 'switch', 'change out', 'switch out']);
 const EXPLICIT_RESIZE = new Set(['change the size', 'change size', 'change its size', 'wrong size', 'exchange for size', 'swap size']);
 const INCREMENTS: Record<string, 'one' | 'double'> = { 'one more': 'one', 'another one': 'one', 'add another': 'one', 'add one more': 'one', 'double it': 'double' };
 const joiners = new Set(SWAP_JOINERS);
+
+export const lineName = (l: CartLineBrief) => `${l.title}${l.variant && l.variant !== 'Default Title' ? ` (${l.variant})` : ''}`;
+/** A line as an option to tap: at most 60 characters, the variant kept whole. */
+export const lineLabel = (l: CartLineBrief) => {
+  const variant = l.variant && l.variant !== 'Default Title' ? ` (${l.variant.slice(0, 20)})` : '';
+  return `${l.title.slice(0, 60 - variant.length)}${variant}`;
+};
+
+/** The line of `lines` that is `seen` (a line an earlier read showed): the same key, else the same label, else the same title (a new size is a new key and label). */
+export const sameLine = (lines: CartLineBrief[], seen: CartLineBrief): CartLineBrief | undefined =>
+  lines.find((l) => l.key === seen.key) ?? lines.find((l) => lineLabel(l) === lineLabel(seen)) ?? lines.find((l) => l.title === seen.title);
+
+/** The lines of the cart as turn `index` last read it. */
+function cartReadAt(said: Pick<Said, 'turns'>, index: number): CartLineBrief[] {
+  const read = [...(said.turns[index]?.steps ?? [])].reverse().find((s) => s.name === 'read_cart');
+  const cart = readCartView(read?.raw);
+  return cart.ok ? cart.value.lines : [];
+}
+
+const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+
+/** The answers to questions the request raised, latest first: each one's words and the turn that asked. */
+function answersOf(said: Said): Array<{ span: Span; words: string; askedAt: number }> {
+  const n = said.spans.length;
+  return said.spans.slice(1).map((span, k) => ({ span, words: squash(span.text), askedAt: said.index - (n - 2 - k) - 1 })).reverse();
+}
+
+/** The cart line an answer names: the options of "which item do you mean?" are the lines the asking turn read. */
+function tappedLine(said: Said): { line: CartLineBrief; span: Span } | undefined {
+  for (const answer of answersOf(said)) {
+    const line = cartReadAt(said, answer.askedAt).find((l) => [lineLabel(l), lineName(l), l.title].some((name) => squash(name) === answer.words));
+    if (line) return { line, span: answer.span };
+  }
+  return undefined;
+}
+
+/** The product an answer names ("which one should I add?" is answered with a product's name). */
+function tappedProduct(said: Said): ProductBrief | undefined {
+  const answers = answersOf(said);
+  if (!answers.length) return undefined;
+  const briefs = [...briefsById(said).values()];
+  for (const answer of answers) {
+    const brief = briefs.find((b) => squash(b.name) === answer.words);
+    if (brief) return brief;
+  }
+  return undefined;
+}
 
 /** Every product brief the conversation's tools returned, by itemId. */
 export function briefsById(said: Pick<Said, 'turns'>): Map<string, ProductBrief> {
@@ -64,7 +115,15 @@ export function sizeIn(text: string): string | undefined {
 }
 
 export function readCartRequest(said: Said): CartRequest | null {
-  const { reading, wish, context, turns, index } = said;
+  const { reading, context, turns, index, spans } = said;
+  // A line tapped names the line, not what the request wants ("Wool Crew Sweater (M)" asks for no size M).
+  const tapped = tappedLine(said);
+  const line = tapped?.line;
+  const wanted = tapped ? spans.filter((s) => s !== tapped.span) : spans;
+  const wish = tapped ? wishOfParts(wanted.map((s) => restOf(reading, s.start, s.end))) : said.wish;
+  // The request's own words end where the first answer begins: a size or a line tapped is never read as the words after "to".
+  const end = spans[1]?.start ?? reading.tokens.length;
+  const answered = wanted.slice(1).map((s) => sizeIn(restOf(reading, s.start, s.end)) ?? wishFromText(restOf(reading, s.start, s.end)).size);
   const cues = reading.cues;
   const cartWord = cues.has('cart');
   const previous = turns[index - 1];
@@ -81,8 +140,8 @@ export function readCartRequest(said: Said): CartRequest | null {
   // "change the pants to a medium" with a cart shared: a size after the joiner is a cart line's size, not a search.
   const toSize = (mark: { end: number } | undefined): boolean => {
     if (!mark || !context.hasCart) return false;
-    const at = reading.tokens.findIndex((word, i) => i >= mark.end && joiners.has(word));
-    return at > 0 && sizeIn(restOf(reading, at + 1)) !== undefined;
+    const at = reading.tokens.findIndex((word, i) => i >= mark.end && i < end && joiners.has(word));
+    return at > 0 && sizeIn(restOf(reading, at + 1, end)) !== undefined;
   };
   let action: CartAction | null = null;
   if (cues.has('remove')) action = 'remove';
@@ -96,16 +155,19 @@ export function readCartRequest(said: Said): CartRequest | null {
 
   // The line's words, and for a swap what replaces it: "swap [the shoes] for [the black ones]".
   const from = swap && action === 'swap' ? swap.end : resize && action === 'resize' ? resize.end : 0;
-  const joiner = reading.tokens.findIndex((word, i) => i >= from && from > 0 && joiners.has(word));
-  const refText = joiner > 0 ? restOf(reading, from, joiner) : restOf(reading, action === 'swap' || action === 'resize' ? from : 0);
-  const targetText = joiner > 0 ? restOf(reading, joiner + 1) : '';
-  const ref = joiner > 0 || action === 'swap' || action === 'resize' ? wishFromText(refText) : wish;
+  const joiner = reading.tokens.findIndex((word, i) => i >= from && i < end && from > 0 && joiners.has(word));
+  const ofLine = action === 'swap' || action === 'resize';
+  const refText = joiner > 0 ? restOf(reading, from, joiner) : ofLine ? restOf(reading, from, end) : restOf(reading);
+  const targetText = joiner > 0 ? restOf(reading, joiner + 1, end) : '';
+  const ref = joiner > 0 || ofLine ? wishFromText(refText) : wish;
   const request: CartRequest = { action, ref, refText, thisRef: cues.has('this') };
   if (reading.ordinal !== undefined) request.ordinal = reading.ordinal;
   if (reading.quantity !== undefined) request.quantity = reading.quantity;
   if (increment) request.increment = increment;
-  const size = (targetText ? sizeIn(targetText) : undefined) ?? wish.size;
+  // A size tapped or typed in answer wins over the one the request named ("Size 5" for the sold-out 8).
+  const size = answered.filter((s) => s !== undefined).at(-1) ?? (targetText ? sizeIn(targetText) : undefined) ?? wish.size;
   if (size) request.size = size;
+  if (line) request.tappedLine = line;
   if (cues.has('sizeUp')) request.step = 1;
   if (cues.has('sizeDown')) request.step = -1;
   if (action === 'swap' && targetText) {
@@ -122,6 +184,8 @@ export function readCartRequest(said: Said): CartRequest | null {
     request.lastProduct = last.brief;
     if (last.added) request.lastAdded = last.added;
   }
+  const lastLine = lastChangedLine(said);
+  if (lastLine) request.lastLine = lastLine;
   if (request.action === 'add') request.product = productToAdd(said, request, onScreen);
   return request;
 }
@@ -137,11 +201,21 @@ function lastCartProduct(said: Said): { brief: ProductBrief; added?: { size?: st
   return { brief, added: { ...(typeof step.args.size === 'string' ? { size: step.args.size } : {}), quantity } };
 }
 
+/** The line the turn before changed in place (its quantity or size): what "it" means next. */
+function lastChangedLine(said: Said): CartLineBrief | undefined {
+  const previous = said.turns[said.index - 1];
+  const step = [...(previous?.steps ?? [])].reverse().find((s) => (s.name === 'update_cart_quantity' || (s.name === 'swap_cart_item' && s.args.itemId === undefined)) && typeof s.args.lineKey === 'string');
+  return step ? cartReadAt(said, said.index - 1).find((l) => l.key === step.args.lineKey) : undefined;
+}
+
 const nameWords = (name: string) => new Set(name.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2));
 
 function productToAdd(said: Said, request: CartRequest, onScreen: ProductBrief[]): CartProduct {
   const { context } = said;
   const ref = request.ref;
+  // "Which one should I add?" answered with a tap: the product of that name.
+  const chosen = tappedProduct(said);
+  if (chosen) return { kind: 'shown', brief: chosen };
   if (request.ordinal !== undefined && onScreen.length) {
     const brief = request.ordinal === -1 ? onScreen.at(-1) : onScreen[request.ordinal - 1];
     if (brief) return { kind: 'shown', brief };

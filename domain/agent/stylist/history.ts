@@ -104,16 +104,20 @@ function answers(text: string, options: string[], asksOwn: (text: string) => boo
 }
 
 /**
- * What turn `index` asks for: its own words, or, when it answers the question of the turn before,
- * that turn's request followed by the answer ("I need an outfit" + "Date night").
+ * What turn `index` asks for, in the order it was said: its own words, or, when it answers the
+ * question of the turn before, that turn's request followed by the answer ("I need an outfit",
+ * "Date night"). The answer comes last: where it names what the request did too, it wins.
  */
-export function effectiveText(turns: Turn[], index: number, depth = 0): string {
+export function requestParts(turns: Turn[], index: number, depth = 0): string[] {
   const turn = turns[index];
-  if (!turn) return '';
+  if (!turn) return [];
   const question = depth < 3 ? questionOf(turns[index - 1]) : null;
-  if (question && answers(turn.text, question.options, asksOwn)) return `${effectiveText(turns, index - 1, depth + 1)} ${turn.text}`.trim();
-  return turn.text;
+  if (question && answers(turn.text, question.options, asksOwn)) return [...requestParts(turns, index - 1, depth + 1), turn.text];
+  return [turn.text];
 }
+
+/** What turn `index` asks for, as one text ("I need an outfit Date night"). */
+export const effectiveText = (turns: Turn[], index: number): string => requestParts(turns, index).join(' ').trim();
 
 /** Words that carry a request of their own: a cue of the agent's words other than "this" and filler. */
 function asksOwn(text: string): boolean {

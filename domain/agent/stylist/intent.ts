@@ -2,13 +2,14 @@
 // refinement of the last one ("cheaper", "in blue", "something else", "boots instead"), a look, a
 // cart change, a store question, or something too open to search yet. Pure.
 import type { ColorFamily } from '../../catalogue/vocabulary.js';
+import { tokenise } from '../../search/amounts.js';
 import type { TurnContext } from '../context.js';
 import type { ProductBrief } from '../products.js';
 import { readCartRequest, sizeIn, type CartRequest } from './cart-intent.js';
-import { effectiveText, lastOnScreen, type OnScreen, type Turn } from './history.js';
+import { effectiveText, lastOnScreen, requestParts, type OnScreen, type Turn } from './history.js';
 import { readLookRequest, type LookRequest } from './look-intent.js';
 import { readPhrases, restOf, type PolicyTopic, type Reading } from './phrases.js';
-import { emptyWish, namesProduct, onlyNarrows, overlay, titleWish, wishFromArgs, wishFromText, type Wish } from './wish.js';
+import { audience, emptyWish, namesProduct, onlyNarrows, overlay, titleWish, wishFromArgs, wishOfParts, type Wish } from './wish.js';
 
 /** How a product search relates to the last one, for the label and the reply. */
 export type ProductNote = 'new' | 'cheaper' | 'pricier' | 'other' | 'otherColour' | 'narrow' | 'instead' | 'similar';
@@ -30,12 +31,22 @@ export type Intent =
   | { kind: 'about'; what: 'sizes' | 'price' | 'stock'; target: { kind: 'page' } | { kind: 'shown'; brief: ProductBrief }; size?: string }
   | { kind: 'cart'; cart: CartRequest };
 
+/** A part of what a turn asks for (the request, or an answer to a question it raised) and where its words are in the reading. */
+export interface Span {
+  text: string;
+  start: number;
+  end: number;
+}
+
 /** What every reader of a message needs: the turn, its words, what was on screen before it. */
 export interface Said {
   context: TurnContext;
   turns: Turn[];
   index: number;
   reading: Reading;
+  /** The request, then each answer to a question it raised, in the order said (one span for a message that answers nothing). */
+  spans: Span[];
+  /** What the words want; an answer's words win over the request's ("Size 5" over the sold-out 8 it answers). */
   wish: Wish;
   prev: OnScreen | null;
   depth: number;
@@ -63,12 +74,24 @@ export function briefWish(brief: ProductBrief): Wish {
   return wish;
 }
 
+/** What turn `index` asks for: the reading of its request and answers together, where each is, and what they want. */
+export function readRequest(turns: Turn[], index: number): Pick<Said, 'reading' | 'spans' | 'wish'> {
+  const parts = requestParts(turns, index);
+  const reading = readPhrases(parts.join(' ').trim());
+  const spans: Span[] = [];
+  for (const [k, text] of parts.entries()) {
+    const start = spans.at(-1)?.end ?? 0;
+    const end = k === parts.length - 1 ? reading.tokens.length : Math.max(start, Math.min(reading.tokens.length, tokenise(parts.slice(0, k + 1).join(' ')).length));
+    spans.push({ text, start, end });
+  }
+  return { reading, spans, wish: wishOfParts(spans.map((s) => restOf(reading, s.start, s.end))) };
+}
+
 export function intentAt(context: TurnContext, turns: Turn[], index: number, imageColours: readonly ColorFamily[], depth: number): Intent {
-  const reading = readPhrases(effectiveText(turns, index));
-  const wish = wishFromText(restOf(reading));
+  const { reading, spans, wish } = readRequest(turns, index);
   const image = imageColours.find((c) => c !== 'other' && c !== 'multicolour');
   if (image && !wish.colour) wish.colour = image;
-  const said: Said = { context, turns, index, reading, wish, prev: lastOnScreen(turns, index), depth };
+  const said: Said = { context, turns, index, reading, spans, wish, prev: lastOnScreen(turns, index), depth };
   const photo = image && wish.colour === image ? { fromPhoto: image } : {};
   const cues = reading.cues;
 
@@ -134,7 +157,7 @@ function pickedCard(said: Said): ProductBrief | undefined {
 /** The budget the shopper last named in their own words, in this message or the few before. */
 function namedBudget(said: Said): Pick<Wish, 'minPrice' | 'maxPrice'> {
   for (let i = said.index; i >= 0 && i > said.index - 6; i--) {
-    const wish = i === said.index ? said.wish : wishFromText(restOf(readPhrases(effectiveText(said.turns, i))));
+    const wish = i === said.index ? said.wish : readRequest(said.turns, i).wish;
     if (wish.minPrice !== undefined || wish.maxPrice !== undefined) return { ...(wish.minPrice !== undefined ? { minPrice: wish.minPrice } : {}), ...(wish.maxPrice !== undefined ? { maxPrice: wish.maxPrice } : {}) };
   }
   return {};
@@ -187,11 +210,8 @@ function refine(said: Said): Intent | null {
   if (!refineCue && !onlyNarrows(wish) && !(cues.has('this') && !garment)) {
     // A new garment: a new search, for the same audience.
     if (!garment) return null;
-    const base = wishFromArgs(prev.args);
-    const next = { ...wish };
-    if (!next.gender && base.gender) next.gender = base.gender;
-    if (!next.age && base.age) next.age = base.age;
-    return { kind: 'products', wish: next, note: 'new' };
+    const { gender: _gender, age: _age, ...next } = wish;
+    return { kind: 'products', wish: { ...next, ...audience(wishFromArgs(prev.args), wish) }, note: 'new' };
   }
   const ordinal = reading.ordinal;
   const picked = ordinal !== undefined ? (ordinal === -1 ? prev.shown.at(-1) : prev.shown[ordinal - 1]) : undefined;

@@ -9,7 +9,7 @@ import type { TurnContext } from '../context.js';
 import type { Turn } from './history.js';
 import type { Intent, Said } from './intent.js';
 import { markOf, restOf } from './phrases.js';
-import { onlyNarrows, wishFromText, type Wish } from './wish.js';
+import { audience, onlyNarrows, wishFromText, type Wish } from './wish.js';
 
 export type Anchor = { kind: 'page' } | { kind: 'shown'; brief: ProductBrief } | { kind: 'named'; wish: Wish };
 
@@ -157,8 +157,9 @@ function refineLook(said: Said, readAt: ReadAt): LookRequest | null {
   }
   if (hasGarment(wish)) look.targets = bySlot(wish);
   if (wish.colour) look.colour = wish.colour;
-  if (wish.gender) look.gender = wish.gender;
-  if (wish.occasions.length) look.occasions = wish.occasions;
-  if (wish.maxPrice !== undefined) look.maxPrice = wish.maxPrice;
-  return look;
+  const { gender: _gender, age: _age, ...rest } = look;
+  const changed: LookRequest = { ...rest, ...audience(look, wish) };
+  if (wish.occasions.length) changed.occasions = wish.occasions;
+  if (wish.maxPrice !== undefined) changed.maxPrice = wish.maxPrice;
+  return changed;
 }

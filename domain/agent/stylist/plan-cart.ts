@@ -9,7 +9,7 @@ import { familyCues, words } from '../../catalogue/taxonomy/index.js';
 import { normalSize } from '../../search/sizes.js';
 import type { ProductBrief } from '../products.js';
 import type { CartRequest } from './cart-intent.js';
-import { sizeIn } from './cart-intent.js';
+import { lineLabel, lineName, sameLine, sizeIn } from './cart-intent.js';
 import type { Intent } from './intent.js';
 import { readCartChange, readCartView, readLookup, type CartLineBrief, type CartView } from './outputs.js';
 import { call, made, reply, type Plan, type StylistStep, type ToolCallPlan } from './plan.js';
@@ -20,13 +20,6 @@ import { lookupArgs, overlay, wishFromText, type Wish } from './wish.js';
 import type { Slot } from '../../catalogue/vocabulary.js';
 
 type CartIntent = Extract<Intent, { kind: 'cart' }>;
-
-const lineName = (l: CartLineBrief) => `${l.title}${l.variant && l.variant !== 'Default Title' ? ` (${l.variant})` : ''}`;
-/** A line as an option to tap: at most 60 characters, the variant kept whole. */
-const lineLabel = (l: CartLineBrief) => {
-  const variant = l.variant && l.variant !== 'Default Title' ? ` (${l.variant.slice(0, 20)})` : '';
-  return `${l.title.slice(0, 60 - variant.length)}${variant}`;
-};
 
 /** The size of a cart line, read from its variant ("M / Black", "42"). */
 export function lineSize(variant: string | null): string | undefined {
@@ -120,6 +113,9 @@ function garmentsOf(title: string): { families: Set<string>; slots: Set<string> 
 }
 
 function matchLine(plan: Plan, request: CartRequest, lines: CartLineBrief[]): { line: CartLineBrief } | { options: CartLineBrief[] } {
+  // "Which item do you mean?" answered with a tap: the line tapped, whatever else was said.
+  const tapped = request.tappedLine && sameLine(lines, request.tappedLine);
+  if (tapped) return { line: tapped };
   const ref = request.ref;
   const refWords = words(request.refText).filter((w) => w.length > 2 && !['the', 'and', 'one', 'ones', 'those', 'these', 'this', 'that', 'item'].includes(w));
   const named = ref.families.length > 0 || ref.slot !== undefined || ref.colour !== undefined || refWords.length > 0;
@@ -128,6 +124,9 @@ function matchLine(plan: Plan, request: CartRequest, lines: CartLineBrief[]): { 
       const line = request.ordinal === -1 ? lines.at(-1) : lines[request.ordinal - 1];
       if (line) return { line };
     }
+    // "it" right after a change: the line changed (its quantity or size), or the product added or swapped in.
+    const changed = request.lastLine && sameLine(lines, request.lastLine);
+    if (changed) return { line: changed };
     const hint = request.lastProduct?.name ?? (request.thisRef ? plan.context.page?.title : undefined);
     const byHint = hint ? [...lines].sort((a, b) => overlap(hint, b.title) - overlap(hint, a.title))[0] : undefined;
     if (byHint && hint && overlap(hint, byHint.title) >= 0.5) return { line: byHint };

@@ -5,9 +5,10 @@
 import { findColours } from '../../catalogue/colours.js';
 import { AGE_CUES, familyDefinition, PhraseMatcher, words as titleWords } from '../../catalogue/taxonomy/index.js';
 import { COLOR_FAMILIES, GENDERS, SLOTS, type ColorFamily, type Gender, type Slot } from '../../catalogue/vocabulary.js';
+import { tokenise } from '../../search/amounts.js';
 import { understandQuery, type UnderstoodQuery } from '../../search/index.js';
 import { axisPhrases, brands, familyByName, fits, garments, materials, patterns } from '../../search/lexicons.js';
-import { FAMILY_MEMBERS, SLOT_WORDS, STYLE_SHIFTS } from '../../search/shopper-words.js';
+import { ADULT_WORDS, FAMILY_MEMBERS, SLOT_WORDS, STYLE_SHIFTS } from '../../search/shopper-words.js';
 import { memoised } from './memo.js';
 
 export type Sort = 'relevance' | 'price_low' | 'price_high';
@@ -22,6 +23,8 @@ export interface Wish {
   occasions: string[];
   gender?: Gender;
   age?: 'kids' | 'baby';
+  /** A grown-up audience named without a gender ("for adults"): a child's age said before does not carry over. */
+  adult?: boolean;
   size?: string;
   minPrice?: number;
   maxPrice?: number;
@@ -70,9 +73,16 @@ const members = new PhraseMatcher<{ gender?: Gender; age?: 'kids' | 'baby' }>();
 for (const [phrase, whom] of Object.entries(FAMILY_MEMBERS)) members.add(phrase, whom);
 const shifts = new PhraseMatcher<string>();
 for (const [phrase, occasion] of Object.entries(STYLE_SHIFTS)) shifts.add(phrase, occasion);
+const grownUps = new PhraseMatcher<true>();
+for (const phrase of ADULT_WORDS) grownUps.add(phrase, true);
 
 export function wishFromText(text: string): Wish {
-  const wish = wishFromUnderstood(understand(text));
+  // "for adults": whom it is for, taken out before search reads the rest ("grown ups" is no "gown").
+  const tokens = tokenise(text);
+  const adult = grownUps.scan(tokens);
+  const rest = adult.length ? tokens.filter((_, i) => !adult.some((m) => i >= m.start && i < m.end)).join(' ') : text;
+  const wish = wishFromUnderstood(understand(rest));
+  if (adult.length) wish.adult = true;
   // "for my daughter": whom it is for, when search's own words did not say.
   const said = members.scan(titleWords(text));
   if (said.length) {
@@ -171,6 +181,19 @@ export function wishFromArgs(args: unknown): Wish {
   return wish;
 }
 
+/**
+ * Whom a later request is for: an audience it names replaces the one before. A grown-up named
+ * ("for women", "for adults") drops a child's age carried over; a child named drops the gender
+ * an adult's request carried ("womens" of "women's dresses" is no girl's).
+ */
+export function audience(base: Pick<Wish, 'gender' | 'age'>, change: Pick<Wish, 'gender' | 'age' | 'adult'>): Pick<Wish, 'gender' | 'age'> {
+  const grownUp = change.adult === true || (!change.age && (change.gender === 'mens' || change.gender === 'womens'));
+  const age = change.age ?? (grownUp ? undefined : base.age);
+  const adultsGender = change.age !== undefined && !base.age && base.gender !== 'unisex';
+  const gender = change.gender ?? (adultsGender ? undefined : base.gender);
+  return { ...(gender ? { gender } : {}), ...(age ? { age } : {}) };
+}
+
 /** How a later request changes an earlier one: what it names replaces, the rest is kept. */
 export function overlay(base: Wish, change: Wish, keep: { colour: boolean; words: boolean }): Wish {
   const newGarment = change.families.length > 0 || change.slot !== undefined;
@@ -186,10 +209,7 @@ export function overlay(base: Wish, change: Wish, keep: { colour: boolean; words
   if (slot) wish.slot = slot;
   const colour = change.colour ?? (keep.colour ? base.colour : undefined);
   if (colour) wish.colour = colour;
-  const gender = change.gender ?? base.gender;
-  if (gender) wish.gender = gender;
-  const age = change.age ?? base.age;
-  if (age) wish.age = age;
+  Object.assign(wish, audience(base, change));
   const size = change.size ?? (sameSlot ? base.size : undefined);
   if (size) wish.size = size;
   const named = change.minPrice !== undefined || change.maxPrice !== undefined;
@@ -201,6 +221,40 @@ export function overlay(base: Wish, change: Wish, keep: { colour: boolean; words
   if (sort) wish.sort = sort;
   return wish;
 }
+
+/**
+ * A request with the answer to the question it raised: what the answer names wins ("Size 5" over
+ * the sold-out 8 asked for, "Dresses" over "something"), the rest of the request is kept.
+ */
+export function answeredBy(request: Wish, answer: Wish): Wish {
+  const garment = answer.families.length > 0 || answer.slot !== undefined;
+  const wish: Wish = {
+    families: garment ? answer.families : request.families,
+    words: [...new Set([...request.words, ...answer.words])].slice(0, 8),
+    occasions: answer.occasions.length ? answer.occasions : request.occasions,
+    exclude: [...new Set([...request.exclude, ...answer.exclude])],
+    similar: request.similar || answer.similar,
+    ...audience(request, answer),
+  };
+  const slot = garment ? answer.slot : request.slot;
+  if (slot) wish.slot = slot;
+  const colour = answer.colour ?? request.colour;
+  if (colour) wish.colour = colour;
+  if ((answer.adult || request.adult) && !wish.age) wish.adult = true;
+  const size = answer.size ?? request.size;
+  if (size) wish.size = size;
+  const named = answer.minPrice !== undefined || answer.maxPrice !== undefined;
+  const [min, max] = named ? [answer.minPrice, answer.maxPrice] : [request.minPrice, request.maxPrice];
+  if (min !== undefined) wish.minPrice = min;
+  if (max !== undefined) wish.maxPrice = max;
+  if (answer.onSale || request.onSale) wish.onSale = true;
+  const sort = answer.sort ?? request.sort;
+  if (sort) wish.sort = sort;
+  return wish;
+}
+
+/** What a request and the answers to the questions it raised want (their texts in the order said), each answer winning. */
+export const wishOfParts = (texts: string[]): Wish => (texts.length ? texts.map((text) => wishFromText(text)).reduce((request, answer) => answeredBy(request, answer)) : emptyWish());
 
 /** The word for a garment in a query: the family as the taxonomy names it, or the slot's word. */
 export function garmentWords(wish: Pick<Wish, 'families' | 'slot'>): string[] {
@@ -263,5 +317,6 @@ export const onlyNarrows = (wish: Wish): boolean =>
     wish.onSale === true ||
     wish.sort !== undefined ||
     wish.age !== undefined ||
+    wish.adult === true ||
     wish.occasions.length > 0 ||
     describingOnly(wish.words).length > 0);
