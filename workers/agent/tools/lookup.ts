@@ -142,8 +142,9 @@ export const lookupProducts: ToolHandler<'lookup_products'> = async (args, deps)
         },
       ).then((answer) => ({ results: answer.results, currency: answer.market.currency }));
   const buyable = found.results.filter((result) => result.product.available && !excluded.has(result.itemId)).filter(inStockIn(size));
-  const { kept: ofColour, colour } = byColour(buyable, colours);
-  const { kept, matched } = browsing ? { kept: ofColour, matched: null } : preferNamedGarment(ofColour, understood.families, filters.slot ?? understood.slot);
+  // The garment first, then its colour: near-red dresses before red pieces of another kind.
+  const { kept: ofGarment, matched } = browsing ? { kept: buyable, matched: null } : preferNamedGarment(buyable, understood.families, filters.slot ?? understood.slot);
+  const { kept, colour } = byColour(ofGarment, colours);
   let products = kept.map((result) => toShown(result, deps));
   if (args.sort === 'price_low') products = products.sort((a, b) => a.product.price - b.product.price);
   if (args.sort === 'price_high') products = products.sort((a, b) => b.product.price - a.product.price);
