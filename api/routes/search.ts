@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { COLOR_FAMILIES, FITS, GENDERS, MATERIALS, PATTERNS, SLOTS } from '../../domain/catalogue/vocabulary.js';
 import { MARKET_FALLBACKS } from '../../domain/pricing/index.js';
+import { STORE_MESSAGE, storeSchema } from '../../domain/store-scope.js';
 import { searchCatalogue, type SearchDeps } from '../../projections/queries/search.js';
 import { zodRoutes } from '../plugins/validation.js';
 import { callerOf, type RouteContext } from './context.js';
@@ -20,7 +21,7 @@ export const searchMessages = {
   query: `query must be a string of 1 to ${SEARCH_LIMITS.query} characters.`,
   limit: `limit must be an integer from 1 to ${SEARCH_LIMITS.limit}.`,
   datasetIds: `datasetIds must be an array of at most ${SEARCH_LIMITS.datasetIds} dataset ids.`,
-  store: 'store must be an object with origin and shop (strings or null).',
+  store: STORE_MESSAGE,
   country: 'country must be a 2-letter ISO 3166-1 country code.',
   filters: 'filters must be an object.',
   oneOf: (field: string, values: readonly string[]) => `filters.${field} must be one of: ${values.join(', ')}.`,
@@ -42,15 +43,7 @@ const body = z.object({
     .max(SEARCH_LIMITS.limit, searchMessages.limit)
     .default(SEARCH_LIMITS.defaultLimit),
   datasetIds: z.array(z.string({ error: searchMessages.datasetIds }).max(100, searchMessages.datasetIds), { error: searchMessages.datasetIds }).max(SEARCH_LIMITS.datasetIds, searchMessages.datasetIds).optional(),
-  store: z
-    .object(
-      {
-        origin: z.string({ error: searchMessages.store }).max(2048, searchMessages.store).nullish(),
-        shop: z.string({ error: searchMessages.store }).max(255, searchMessages.store).nullish(),
-      },
-      { error: searchMessages.store },
-    )
-    .nullish(),
+  store: storeSchema.nullish(),
   country: z
     .string({ error: searchMessages.country })
     .trim()

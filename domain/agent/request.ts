@@ -14,6 +14,7 @@
 //   session    an object or null; its six fields are read by name, cut, others ignored.
 // Pure.
 import { z } from 'zod';
+import { STORE_MESSAGE, storeSchema } from '../store-scope.js';
 import { messagesSchema, type HistoryEntry } from './messages.js';
 import { readPageProduct, type PageProduct } from './page.js';
 
@@ -23,7 +24,7 @@ export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 export const requestErrors = {
   thinking: (levels: readonly string[] = THINKING_LEVELS) => `Unsupported thinking level. Accepted levels: ${levels.join(', ')}.`,
   datasetIds: 'datasetIds must be an array of dataset ids.',
-  store: 'store must be an object with origin and shop (strings or null).',
+  store: STORE_MESSAGE,
   page: 'page must be an object or null.',
   sessionId: 'sessionId must be a string of at most 100 characters, or null.',
   session: 'session must be an object or null.',
@@ -97,15 +98,7 @@ export const chatRequestSchema = (acceptedThinking: readonly string[] = THINKING
         stream: z.unknown().optional(),
         sessionId: z.string({ error: requestErrors.sessionId }).max(100, requestErrors.sessionId).nullish(),
         session: z.unknown().optional(),
-        store: z
-          .object(
-            {
-              origin: z.string({ error: requestErrors.store }).max(2048, requestErrors.store).nullish(),
-              shop: z.string({ error: requestErrors.store }).max(255, requestErrors.store).nullish(),
-            },
-            { error: requestErrors.store },
-          )
-          .nullish(),
+        store: storeSchema.nullish(),
         country: z.unknown().optional(),
       },
       { error: 'Request body must be a JSON object.' },

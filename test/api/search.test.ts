@@ -5,20 +5,7 @@
 import t, { type Test } from 'tap';
 import { SearchMemory } from '../../projections/search-memory.js';
 import { sharedTestService, startTestService } from '../support/service.js';
-
-type Variant = { sku: string; label: string; options: Array<{ name: string; value: string }>; inStock: boolean; quantity: number | null; price: number; compareAtPrice?: number | null };
-
-const variant = (sku: string, size: string, price: number, inStock = true, compareAtPrice: number | null = null): Variant => ({
-  sku,
-  label: size,
-  options: [{ name: 'Size', value: size }],
-  inStock,
-  quantity: inStock ? 3 : 0,
-  price,
-  compareAtPrice,
-});
-
-const product = (sku: string, name: string, productType: string, price: number, variants: Variant[], extra: object = {}) => ({ sku, name, productType, price, brand: 'Acme', description: '', variants, ...extra });
+import { product, variant } from '../support/items.js';
 
 const CATALOGUE = [
   product('DRESS-RED-MIDI', 'Red Satin Midi Dress', 'Dresses', 70, [variant('DRM-S', 'S', 70), variant('DRM-M', 'M', 70)]),

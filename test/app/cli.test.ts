@@ -176,7 +176,7 @@ t.test('stylist serve answers /healthz, takes CLI commands over its admin channe
   const ready = await fetch(`${server.url}/readyz`);
   t.same(await ready.json(), {
     status: 'ready',
-    checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok', projections: 'ok' },
+    checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok', turnChannel: 'ok', projections: 'ok' },
     projections: { lagLimitSeconds: 30, problems: [], oldestTransactionSeconds: null },
   });
   t.equal((await stat(dataDir)).mode & 0o777, 0o700, 'DATA_DIR created 0700');

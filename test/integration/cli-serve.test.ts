@@ -22,7 +22,7 @@ t.test('stylist serve on Postgres and NATS JetStream', { skip }, async (t) => {
   const readiness = (await ready.json()) as { projections: { oldestTransactionSeconds: unknown } };
   t.match(readiness, {
     status: 'ready',
-    checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok', projections: 'ok' },
+    checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok', turnChannel: 'ok', projections: 'ok' },
     projections: { lagLimitSeconds: 30, problems: [] },
   });
   // Another test's transaction on the same server may be open right now: a number of seconds or none.

@@ -6,6 +6,9 @@ import { request as httpRequest } from 'node:http';
 import { DEMO_STORE, type DemoFacts, type DemoProduct } from '../../domain/demo-catalogue/generate.js';
 import type { TestService } from './service.js';
 import { until } from './until.js';
+import { product, variant } from './items.js';
+
+export { product, variant };
 
 export interface SseEvent {
   event: string;
@@ -100,20 +103,6 @@ export function streamChat(url: string, key: string, body: object, onEvent: (eve
   });
   return { ended, abort: () => abort() };
 }
-
-type Variant = { sku: string; label: string; options: Array<{ name: string; value: string }>; inStock: boolean; quantity: number | null; price: number; compareAtPrice?: number | null };
-
-export const variant = (sku: string, size: string, price: number, inStock = true, compareAtPrice: number | null = null): Variant => ({
-  sku,
-  label: size,
-  options: [{ name: 'Size', value: size }],
-  inStock,
-  quantity: inStock ? 3 : 0,
-  price,
-  compareAtPrice,
-});
-
-export const product = (sku: string, name: string, productType: string, price: number, variants: Variant[], extra: object = {}) => ({ sku, name, productType, price, brand: 'Acme', description: '', variants, ...extra });
 
 /** A small store of the test's own: dresses, tops, trousers, shoes, a sold-out piece. */
 export const SMALL_STORE = [

@@ -4,6 +4,7 @@
 // checked and anything unreadable becomes an empty answer, never an exception. Pure.
 import type { ProductBrief } from '../products.js';
 import { memoised } from './memo.js';
+import type { CartLine } from '../cart.js';
 
 /** A tool's answer: its value, or the failure it reported. */
 export type Answer<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -128,14 +129,8 @@ export const readArticles = (raw: string | undefined): Answer<Articles> =>
     ),
   }));
 
-export interface CartLineBrief {
-  key: string;
-  title: string;
-  variant: string | null;
-  quantity: number;
-  price: number;
-  sku: string | null;
-}
+/** A cart line as read_cart tells the model (cart.ts `cartForModel`): no image. */
+export type CartLineBrief = Omit<CartLine, 'image'>;
 
 export interface CartView {
   currency: string;
