@@ -1,5 +1,7 @@
 import t from 'tap';
 import { ProjectionRunner, RebuildFailed } from '../../projections/runner.js';
+import { comparePositions } from '../../infra/eventstore/position.js';
+import { until } from '../support/until.js';
 import { count, createNotesTable, dumpTable, editNote, ids, notesProjector, openFixture, writeNotes } from './support.js';
 
 // One database for the file (subtests run in turn, each with its own kind of note and tables).
@@ -69,7 +71,10 @@ t.test('a rebuild works without starting the runner and reports a failing projec
   const runner = new ProjectionRunner({ store, db, projectors: [drafts, fragile] });
   await writeNotes(store, 'Draft', ids('b', 10));
   await editNote(store, 'Draft', 'b0002', 'x');
-  await writeNotes(store, 'Draft', ids('c', 10));
+  const last = await writeNotes(store, 'Draft', ids('c', 10));
+  // A replay reads what the store shows: on a shared server another session's open transaction
+  // hides the newest events for a while. Wait until the last one is readable, then rebuild.
+  await until('the drafts readable', () => store.readAll({ maxCount: 100_000 }), (events) => events.some((e) => comparePositions(e.position, last) === 0), { everyMs: 50 });
 
   const failure = await runner.rebuild().catch((error: unknown) => error);
   t.type(failure, RebuildFailed);
