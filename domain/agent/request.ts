@@ -1,5 +1,5 @@
 // The body of POST /v2/agent/chat (document 2, its request table), read field by field with each
-// field's default and rule. What the spec leaves to us, chosen here and in the README:
+// field's default and rule. What the spec leaves to us, chosen here and in docs/storefront.md ("The stylist agent"):
 //   thinking   levels none, low, medium, high (THINKING_LEVELS; every model of this build takes
 //              all four); anything else, a number included, is the 422 naming them.
 //   page       not an object (or null) → 422; inside it, `product` is read by name: a field of the

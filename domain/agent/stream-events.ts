@@ -1,5 +1,5 @@
 // The Server-Sent Events of POST /v2/agent/chat (document 2, "Events"), with the payloads document
-// 2 leaves open defined here (README "Every event with its payload"). Each frame is
+// 2 leaves open defined here (docs/storefront.md, "Every event and its payload"). Each frame is
 // `event: <name>` / `data: <json>` / blank line; the stream ends with `done` or `error`.
 //
 // Order: events arrive in the order the agent produced them. A tool's `tool_called` comes before

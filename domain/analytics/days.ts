@@ -3,7 +3,7 @@
 // and the increments a run of recorded events makes to each day. The projector (live) and the
 // blue/green rebuild (history) both fold events through `DayTally`, in `$all` order.
 //
-// Definitions (README "Analytics"):
+// Definitions (docs/merchants.md, "Analytics"):
 //   day            the calendar date, in the reporting timezone, of the instant the service
 //                  received the event (`receivedAt`); the client's `at` is kept but never counts,
 //                  since shopper devices' clocks are often wrong by minutes to years. A day is

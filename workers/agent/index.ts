@@ -1,5 +1,5 @@
 // The agent role: a consumer of queued chat turns (POST /v2/agent/chat). Each process runs up to
-// AGENT_CONCURRENCY turns at once; a second process adds as many again (README "The stylist agent").
+// AGENT_CONCURRENCY turns at once; a second process adds as many again (docs/storefront.md, "The stylist agent").
 import { hostname } from 'node:os';
 import { AGENT_SUBJECT, agentTurnMessage, type AgentTurnMessage } from '../../infra/queue/messages.js';
 import { openChatModel } from '../../infra/models/index.js';
