@@ -4,7 +4,7 @@
 // the history returned is kept well inside them: while it is over HISTORY_BUDGET, the oldest
 // whole turns (a user message and everything up to the next one) are dropped. The newest turns,
 // which "cheaper" and "in blue" read, always stay. Pure.
-import { AGENT_LIMITS, isAssistant, isCall, isUser, type HistoryEntry } from './messages.js';
+import { AGENT_LIMITS, isUser, textLength, userImages, type HistoryEntry } from './messages.js';
 
 export const HISTORY_BUDGET = {
   messages: Math.floor(AGENT_LIMITS.messages * 0.6),
@@ -12,20 +12,13 @@ export const HISTORY_BUDGET = {
   images: 2,
 } as const;
 
-const sizeOf = (entry: HistoryEntry): number => {
-  if (isUser(entry)) return typeof entry.content === 'string' ? entry.content.length : entry.content.reduce((n, p) => n + (p.type === 'input_text' ? p.text.length : 0), 0);
-  if (isAssistant(entry)) return entry.content.reduce((n, p) => n + p.text.length, 0);
-  if (isCall(entry)) return entry.arguments.length;
-  return entry.output.text.length;
-};
-
-const imagesOf = (entry: HistoryEntry): number => (isUser(entry) && typeof entry.content !== 'string' ? entry.content.filter((p) => p.type === 'input_image').length : 0);
+const imagesOf = (entry: HistoryEntry): number => (isUser(entry) ? userImages(entry).length : 0);
 
 export function compactHistory(entries: readonly HistoryEntry[]): HistoryEntry[] {
   let kept = [...entries];
   const over = () =>
     kept.length > HISTORY_BUDGET.messages ||
-    kept.reduce((n, e) => n + sizeOf(e), 0) > HISTORY_BUDGET.characters ||
+    kept.reduce((n, e) => n + textLength(e), 0) > HISTORY_BUDGET.characters ||
     kept.reduce((n, e) => n + imagesOf(e), 0) > HISTORY_BUDGET.images;
   while (over()) {
     // The start of the second turn: everything before it is the oldest turn.

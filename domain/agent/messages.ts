@@ -4,7 +4,7 @@
 // between requests: the history is the whole memory of a conversation, for the model too (the
 // offline stylist reads earlier turns' tool calls to understand "cheaper" or "in blue").
 //
-// Bounds (document 1 gives only "at least 1 item"; the rest is ours, README "The stylist agent"):
+// Bounds (document 1 gives only "at least 1 item"; the rest is ours, docs/storefront.md "The stylist agent"):
 // a conversation of at most AGENT_LIMITS.messages entries and AGENT_LIMITS.characters characters of
 // text in all, each text at most AGENT_LIMITS.text, at most AGENT_LIMITS.images images in the whole
 // conversation, each at most AGENT_LIMITS.imageBytes decoded. Pure.
@@ -200,7 +200,8 @@ function readEntry(value: unknown, i: number): { ok: true; entry: HistoryEntry }
   return { ok: false, issues: parsed.error.issues.map((issue) => ({ message: named(issue.message), path: issue.path })) };
 }
 
-const textLength = (entry: HistoryEntry): number => {
+/** The characters of an entry that count against the conversation's bounds. */
+export const textLength = (entry: HistoryEntry): number => {
   if (isUser(entry)) return typeof entry.content === 'string' ? entry.content.length : entry.content.reduce((sum, part) => sum + (part.type === 'input_text' ? part.text.length : 0), 0);
   if (isAssistant(entry)) return entry.content.reduce((sum, part) => sum + part.text.length, 0);
   if (isCall(entry)) return entry.arguments.length;

@@ -3,7 +3,8 @@
 // by the caller (a few hundred ids); at most three short queries whatever the count, each id list
 // sent as one array parameter.
 import { sql, type Kysely } from 'kysely';
-import { marketForCountry, normaliseCountry, type MarketPriceRow, type MarketVariantPrice, type PricingSource } from '../../domain/pricing/index.js';
+import type { ListingVariant } from '../../domain/catalogue/product-input.js';
+import { marketForCountry, normaliseCountry, priceForMarket, type MarketPriceRow, type MarketVariantPrice, type PricedProduct, type PricingSource } from '../../domain/pricing/index.js';
 import { resolveDefaultMarket, type Market } from '../../domain/source/markets.js';
 import { iso, isUuid, json } from './rows.js';
 
@@ -114,4 +115,19 @@ export async function datasetPricingSources(db: Kysely<any>, datasetIds: readonl
   if (!ids.length) return [];
   const rows = await db.selectFrom('data_sources').select('source_id').where('dataset_id', 'in', ids).execute();
   return [...(await loadSources(db, rows.map((row) => String(row.source_id)))).values()];
+}
+
+/** A stored listing priced for the shopper's country with the context loaded above (none: the stored prices). */
+export function offerInMarket(
+  country: string | null,
+  listing: { price: number; currency: string; variants: ListingVariant[] },
+  context: PricingContext | undefined,
+): PricedProduct {
+  return priceForMarket({
+    country,
+    product: { price: listing.price, currency: listing.currency, market: null, variants: listing.variants },
+    source: context?.source ?? null,
+    rows: context?.rows ?? [],
+    queuedAt: context?.queuedAt ?? null,
+  });
 }

@@ -5,8 +5,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { ListingVariant } from '../../domain/catalogue/product-input.js';
 import type { DatasetItemBody } from '../../domain/item/record.js';
-import { priceForMarket, type PricedProduct } from '../../domain/pricing/index.js';
-import { loadPricingContext } from './market-pricing.js';
+import type { PricedProduct } from '../../domain/pricing/index.js';
+import { loadPricingContext, offerInMarket } from './market-pricing.js';
 import { isUuid } from './rows.js';
 
 /** The stored product with the shopper's market's prices and the response-only fields of document 1. */
@@ -70,13 +70,7 @@ export async function pricedProducts(
     if (!item) continue;
     const context = pricing.get(row.item_id);
     const variants = typeof row.variants === 'string' ? (JSON.parse(row.variants) as ListingVariant[]) : row.variants;
-    const offer = priceForMarket({
-      country,
-      product: { price: Number(row.price), currency: row.currency, market: null, variants },
-      source: context?.source ?? null,
-      rows: context?.rows ?? [],
-      queuedAt: context?.queuedAt ?? null,
-    });
+    const offer = offerInMarket(country, { price: Number(row.price), currency: row.currency, variants }, context);
     priced.set(row.item_id, { itemId: row.item_id, datasetId: item.datasetId, metadata: item.body.metadata, product: marketProduct(item.body, offer) });
   }
   return priced;

@@ -13,7 +13,7 @@
 // the read model no longer has active is dropped there).
 import { sql, type Kysely } from 'kysely';
 import type { Gender } from '../../domain/catalogue/vocabulary.js';
-import { priceForMarket, shopperMarket, type PricedProduct, type PricingSource } from '../../domain/pricing/index.js';
+import { shopperMarket, type PricedProduct, type PricingSource } from '../../domain/pricing/index.js';
 import { isRelevant, rank, type CandidateSignals, type Fusion, type Leg, type RankingIntent } from '../../domain/search/rank.js';
 import { understandQuery, type UnderstoodQuery } from '../../domain/search/index.js';
 import { variantHasSize } from '../../domain/search/sizes.js';
@@ -21,7 +21,7 @@ import type { Embedder } from '../../infra/models/port.js';
 import type { DatasetItemBody } from '../../domain/item/record.js';
 
 import { byItemId, quotedLexemes, type AttributeTest, type MemoryDoc, type SearchMemory, type WordLexemes } from '../search-memory.js';
-import { loadPricingContext } from './market-pricing.js';
+import { loadPricingContext, offerInMarket } from './market-pricing.js';
 import { isUuid } from './rows.js';
 import { activeVariants, itemBodies, marketProduct } from './products.js';
 import { detectDatasets } from './datasets.js';
@@ -169,13 +169,7 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
       if (!variants) continue;
       const context = pricing.get(doc.itemId);
       pricingSources.add(context?.source ?? null);
-      const offer = priceForMarket({
-        country,
-        product: { price: variants.price, currency: variants.currency, market: null, variants: variants.variants },
-        source: context?.source ?? null,
-        rows: context?.rows ?? [],
-        queuedAt: context?.queuedAt ?? null,
-      });
+      const offer = offerInMarket(country, variants, context);
       if (!passesOffer(offer, request.filters ?? {}, understood)) continue;
       priced.set(doc.itemId, offer);
       // A shopper who named a size can buy the product only if that size is in stock.

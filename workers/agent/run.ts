@@ -20,6 +20,7 @@ import type { Embedder } from '../../infra/models/port.js';
 import type { Job } from '../../infra/queue/port.js';
 import type { AgentTurnMessage } from '../../infra/queue/messages.js';
 import type { SearchMemory } from '../../projections/search-memory.js';
+import { isUuid } from '../../projections/queries/rows.js';
 import type { Kysely } from 'kysely';
 import { runTurn, type TurnRecord } from './loop.js';
 import { resolveScope, turnContext } from './scope.js';
@@ -48,8 +49,6 @@ const JOB_WORKING_EVERY_MS = 10_000;
 type UnnumberedFrame = TurnFrame extends infer F ? (F extends TurnFrame ? Omit<F, 'seq' | 'at'> : never) : never;
 
 const epochMs = () => performance.timeOrigin + performance.now();
-
-const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 export async function handleTurnJob(deps: AgentWorkerDeps, job: Job<AgentTurnMessage>): Promise<void> {
   const message = job.payload;
