@@ -52,6 +52,7 @@ import { DEFAULT_URL } from './eventstore.js';
 import { loadCatalogue } from './search.js';
 import { FEEDS_DIR, missingFeeds, readFeed } from './search-quality/feeds.js';
 import { FEEDS } from './search-quality/queries.js';
+import { startCpuProfile } from './shared/profile.js';
 
 const env = (name: string, fallback: number) => (process.env[name] === undefined || process.env[name] === '' ? fallback : Number(process.env[name]));
 
@@ -103,24 +104,6 @@ async function missingServers(natsUrl: string): Promise<string | null> {
   return null;
 }
 
-/** A CPU profile of this process (API, relay, projections) for one phase. */
-async function startCpuProfile(): Promise<{ stop(file: string): Promise<void> }> {
-  const { Session } = await import('node:inspector/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  return {
-    async stop(file) {
-      const { profile } = await session.post('Profiler.stop');
-      await writeFile(file, JSON.stringify(profile));
-      session.disconnect();
-      console.error(`  CPU profile of the API process written to ${file}`);
-    },
-  };
-}
-
 interface Watchers {
   relay: RelayWatch;
   probe: NatsProbe;
@@ -157,7 +140,8 @@ async function phase(name: string, service: AgentBenchService, { relay, probe, p
   relay.begin();
   probe.take();
   const cpuBefore = cpuSnapshot(service.agentWorkers.map((w) => w.pid));
-  const profiling = profileDir ? await startCpuProfile() : null;
+  // This process's profile: the API, the relay and the projections.
+  const profiling = profileDir ? await startCpuProfile('the API process') : null;
   const workerProfiles = profileDir ? await Promise.all(service.agentWorkers.map((worker) => workerProfile(worker, profileDir))) : [];
   const shoppers = await runShoppers(file);
   if (profiling) await profiling.stop(path.join(profileDir!, `api-${slug}.cpuprofile`));

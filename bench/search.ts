@@ -42,6 +42,7 @@ import { queryMix } from './search/mix.js';
 import { startWorkerProcess } from '../test/support/worker-processes.js';
 import { measureVectorIndex, type VectorIndexReport } from './search/vectors.js';
 import { openModels } from '../infra/models/index.js';
+import { startCpuProfile } from './shared/profile.js';
 import { createStoreDataset, startSearchService, UPLOAD_BATCH, uploadProducts, waitProcessed, type BackendKind, type SearchBenchService } from './search/service.js';
 
 const SEARCH_PROJECTION = 'search_index';
@@ -181,6 +182,7 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
       single = await runLoad(singleFile);
       console.error(`  one client: ${JSON.stringify(single)}`);
     }
+    // This process's profile (API, projections and ingest worker) while the load runs.
     const profiling = process.env.BENCH_CPU_PROFILE ? await startCpuProfile() : null;
     const load = await runLoad(configFile);
     if (profiling) await profiling.stop(process.env.BENCH_CPU_PROFILE!);
@@ -200,27 +202,6 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     await service.close();
     await rm(workDir, { recursive: true, force: true });
   }
-}
-
-/**
- * A CPU profile of this process (API, projections and worker) while the load runs, written as a
- * `.cpuprofile` (Chrome DevTools, or `node --import tsx bench/search/profile-summary.ts FILE`).
- */
-async function startCpuProfile(): Promise<{ stop(file: string): Promise<void> }> {
-  const { Session } = await import('node:inspector/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  return {
-    async stop(file) {
-      const { profile } = await session.post('Profiler.stop');
-      await writeFile(file, JSON.stringify(profile));
-      session.disconnect();
-      console.error(`  CPU profile written to ${file}`);
-    },
-  };
 }
 
 /**

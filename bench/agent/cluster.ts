@@ -11,14 +11,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../../api/logging.js';
 import { buildServiceApi } from '../../app/api.js';
-import { executeCommand } from '../../app/cli/execute.js';
 import { openPlatform } from '../../app/platform.js';
 import { startWorkers } from '../../app/workers.js';
 import { loadConfig } from '../../infra/config/config.js';
 import { deleteStreams } from '../../test/support/nats.js';
 import { startWorkerProcess, stopWorkerProcess, type WorkerProcess } from '../../test/support/worker-processes.js';
 import { openPostgresBackend } from '../eventstore.js';
-import type { SearchBenchService } from '../search/service.js';
+import { benchOrganization, type SearchBenchService } from '../search/service.js';
 
 export interface AgentBenchService extends SearchBenchService {
   natsUrl: string;
@@ -73,23 +72,7 @@ export async function startAgentBenchService(natsUrl: string): Promise<AgentBenc
     const workers = await startWorkers(platform, ['ingest'], logger);
     cleanups.unshift(() => workers.stop());
     const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-    const cli = async (argv: string[]) => {
-      const answer = await executeCommand(platform, [...argv, '--json']);
-      if (!answer.ok) throw new Error(`stylist ${argv.join(' ')}: ${answer.error}`);
-      return answer.result as Record<string, any>;
-    };
-    const org = await cli(['org', 'create', '--name', 'Agent Bench', '--plan', 'unlimited']);
-    const privateKey = org.privateKey as string;
-    const call = async (method: string, url: string, body: unknown, expect: number) => {
-      const response = await fetch(`${baseUrl}${url}`, {
-        method,
-        headers: { authorization: `Bearer ${privateKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      if (response.status !== expect) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 300)}`);
-      return text ? JSON.parse(text) : null;
-    };
+    const organization = await benchOrganization(platform, baseUrl, 'Agent Bench');
     const startAgentWorker = async (profilePrefix?: string) => {
       const n = agentWorkers.length + 1;
       const workerDir = path.join(dataDir, `agent-${n}`);
@@ -98,7 +81,7 @@ export async function startAgentBenchService(natsUrl: string): Promise<AgentBenc
       agentWorkers.push(worker);
       return worker;
     };
-    return { backend, platform, baseUrl, privateKey, publicKey: org.publicKey, organizationId: org.organizationId, cli, call, close, natsUrl, natsPrefix, agentWorkers, startAgentWorker };
+    return { backend, platform, baseUrl, ...organization, close, natsUrl, natsPrefix, agentWorkers, startAgentWorker };
   } catch (error) {
     await close();
     throw error;

@@ -1,5 +1,5 @@
 // The agent benchmark's report: what each phase measured, the verdict on each goal of the issue,
-// and the tables bench/agent.ts prints (markdown, as the README carries them). Pure formatting.
+// and the tables bench/agent.ts prints (markdown, as docs/storefront.md carries them). Pure formatting.
 import os from 'node:os';
 import type { loadCatalogue } from '../search.js';
 import type { CpuUse } from './cpu.js';

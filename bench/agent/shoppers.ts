@@ -8,13 +8,11 @@
 //                ended), `warmupSeconds` then `seconds` measured; `/healthz` probed meanwhile.
 // Prints one JSON line (ShoppersResult).
 //   node --import tsx bench/agent/shoppers.ts CONFIG.json
-// `runShoppers` spawns it and parses the line.
-import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+// `runShoppers` spawns it and parses the line (bench/shared/child-process.ts).
 import { Agent, request as httpRequest } from 'node:http';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseSse } from '../../test/support/agent.js';
 import { quantile } from '../search/load.js';
+import { childProcessMain, runInChildProcess } from '../shared/child-process.js';
 import type { BenchConversation } from './conversations.js';
 import { checkTurn, type StreamedEvent } from './stream-check.js';
 
@@ -302,23 +300,7 @@ async function concurrent(config: ShoppersConfig): Promise<ShoppersResult> {
 
 /** Runs the shoppers in a child process (config passed in a file) and returns what they measured. */
 export function runShoppers(configFile: string): Promise<ShoppersResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), configFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`the shoppers' process exited with ${code}`));
-      try {
-        resolve(JSON.parse(out.trim().split('\n').at(-1)!) as ShoppersResult);
-      } catch {
-        reject(new Error(`the shoppers' process printed no result: ${out.slice(0, 300)}`));
-      }
-    });
-  });
+  return runInChildProcess<ShoppersResult>(import.meta.url, configFile, "the shoppers' process");
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const config = JSON.parse(await readFile(process.argv[2]!, 'utf8')) as ShoppersConfig;
-  console.log(JSON.stringify(config.mode === 'sequential' ? await sequential(config) : await concurrent(config)));
-}
+await childProcessMain<ShoppersConfig, ShoppersResult>(import.meta.url, (config) => (config.mode === 'sequential' ? sequential(config) : concurrent(config)));

@@ -3,11 +3,9 @@
 // undici Pool with one connection each), each sending the next body of the mix as soon as the
 // previous answer is read, for a warm-up and then a measured window. Prints one JSON line.
 //   node --import tsx bench/search/load.ts CONFIG.json
-// where CONFIG.json is a LoadConfig. `runLoad` spawns it and parses the line.
-import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// where CONFIG.json is a LoadConfig. `runLoad` spawns it and parses the line (bench/shared/child-process.ts).
 import { Pool } from 'undici';
+import { childProcessMain, runInChildProcess } from '../shared/child-process.js';
 import type { SearchBody } from './client.js';
 
 export interface LoadConfig {
@@ -93,23 +91,7 @@ async function generate(config: LoadConfig): Promise<LoadResult> {
 
 /** Runs the load in a child process (config passed in a file) and returns what it measured. */
 export function runLoad(configFile: string): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), configFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`the load process exited with ${code}`));
-      try {
-        resolve(JSON.parse(out.trim().split('\n').at(-1)!) as LoadResult);
-      } catch {
-        reject(new Error(`the load process printed no result: ${out.slice(0, 300)}`));
-      }
-    });
-  });
+  return runInChildProcess<LoadResult>(import.meta.url, configFile, 'the load process');
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const config = JSON.parse(await readFile(process.argv[2]!, 'utf8')) as LoadConfig;
-  console.log(JSON.stringify(await generate(config)));
-}
+await childProcessMain(import.meta.url, generate);

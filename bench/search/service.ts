@@ -65,28 +65,39 @@ export async function startSearchService(kind: BackendKind, roles: readonly stri
     if (env.NATS_PREFIX) await deleteStreams(env.NATS_URL!, `${env.NATS_PREFIX}_`);
   };
   try {
-    const cli = async (argv: string[]) => {
-      const answer = await executeCommand(platform, [...argv, '--json']);
-      if (!answer.ok) throw new Error(`stylist ${argv.join(' ')}: ${answer.error}`);
-      return answer.result as Record<string, any>;
-    };
-    const org = await cli(['org', 'create', '--name', 'Search Bench', '--plan', 'unlimited']);
-    const privateKey = org.privateKey as string;
-    const call = async (method: string, url: string, body: unknown, expect: number) => {
-      const response = await fetch(`${baseUrl}${url}`, {
-        method,
-        headers: { authorization: `Bearer ${privateKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      if (response.status !== expect) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 300)}`);
-      return text ? JSON.parse(text) : null;
-    };
-    return { backend, platform, baseUrl, privateKey, publicKey: org.publicKey, organizationId: org.organizationId, cli, call, close };
+    return { backend, platform, baseUrl, ...(await benchOrganization(platform, baseUrl, 'Search Bench')), close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/** What a bench service gives to talk to it as its organization: the keys, the CLI, private-key calls. */
+export type BenchOrganization = Pick<SearchBenchService, 'privateKey' | 'publicKey' | 'organizationId' | 'cli' | 'call'>;
+
+/**
+ * The bench's organization, created as `stylist org create` would on the unlimited plan (no
+ * quota stops a benchmark), on the service `platform` runs and that listens at `baseUrl`.
+ */
+export async function benchOrganization(platform: Platform, baseUrl: string, name: string): Promise<BenchOrganization> {
+  const cli = async (argv: string[]) => {
+    const answer = await executeCommand(platform, [...argv, '--json']);
+    if (!answer.ok) throw new Error(`stylist ${argv.join(' ')}: ${answer.error}`);
+    return answer.result as Record<string, any>;
+  };
+  const org = await cli(['org', 'create', '--name', name, '--plan', 'unlimited']);
+  const privateKey = org.privateKey as string;
+  const call = async (method: string, url: string, body: unknown, expect: number) => {
+    const response = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${privateKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status !== expect) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 300)}`);
+    return text ? JSON.parse(text) : null;
+  };
+  return { privateKey, publicKey: org.publicKey, organizationId: org.organizationId, cli, call };
 }
 
 /** A new active dataset for one store; its storeDomain is the storeUrl's host. */

@@ -9,7 +9,6 @@ import { DEMO_STORE, type DemoProduct } from '../../domain/demo-catalogue/genera
 import { demoStore, eventsNamed, type ChatAnswer, type DemoStore } from '../support/agent.js';
 import {
   breaking,
-  capsuleCatalogue,
   cards,
   checkTurn,
   converseWith,
@@ -23,38 +22,31 @@ import {
   option,
   otherStoreCatalogue,
   SAYS_NOTHING,
+  scenarioSetUp,
   sizesInStock,
   type Piece,
   type Said,
+  type ScenarioSetup,
   type Seen,
   type Truth,
 } from '../support/agent-scenarios.js';
-import { startTestService, type TestService } from '../support/service.js';
 
 const HARBOUR = { storeUrl: 'https://harbour-and-pine.example', storeName: 'Harbour & Pine', currency: 'CAD' };
 
-interface Setup {
-  service: TestService;
-  /** Northwind Atelier: the capsule. */
-  store: DemoStore;
+/** The scenarios' service and store (Northwind Atelier: the capsule), and a second store. */
+interface Setup extends ScenarioSetup {
   /** Harbour & Pine: a few coats, dresses and sneakers, in the same organization. */
   other: DemoStore;
+  /** Both stores' products. */
   truth: Truth;
 }
 
-let shared: Promise<Setup> | undefined;
-
-/** One service and organization for the file: a service with workers, and its ingest, cost seconds. */
-const setUp = () =>
-  (shared ??= (async () => {
-    const service = await startTestService(t, { workers: ['ingest', 'agent'] });
-    const capsule = capsuleCatalogue();
-    const store = await demoStore(service, capsule);
-    const other = await demoStore(service, otherStoreCatalogue(capsule, ['coats', 'dresses', 'sneakers'], 3), { org: store.org, name: 'Harbour', config: HARBOUR });
-    t.comment(`the stores: ${store.products.size} + ${other.products.size} demo products ingested in ${store.ingestMs + other.ingestMs} ms`);
-    const truth = { facts: new Map([...store.facts, ...other.facts]), products: new Map([...store.products, ...other.products]) };
-    return { service, store, other, truth };
-  })());
+const setUp = scenarioSetUp(t, async ({ service, store, capsule }): Promise<Pick<Setup, 'other' | 'truth'>> => {
+  const other = await demoStore(service, otherStoreCatalogue(capsule, ['coats', 'dresses', 'sneakers'], 3), { org: store.org, name: 'Harbour', config: HARBOUR });
+  t.comment(`the second store: ${other.products.size} demo products ingested in ${other.ingestMs} ms`);
+  const truth = { facts: new Map([...store.facts, ...other.facts]), products: new Map([...store.products, ...other.products]) };
+  return { other, truth };
+});
 
 /**
  * A conversation, every turn answered and passing what every turn must: scoped to Northwind's

@@ -9,10 +9,9 @@
 // agent-scenarios-looks-cart.test.ts.
 import t, { type Test } from 'tap';
 import { DEMO_STORE } from '../../domain/demo-catalogue/generate.js';
-import { demoStore, eventsNamed, type ChatAnswer, type DemoStore } from '../support/agent.js';
+import { eventsNamed, type ChatAnswer } from '../support/agent.js';
 import {
   breaking,
-  capsuleCatalogue,
   cards,
   checkTurn,
   chip,
@@ -28,22 +27,13 @@ import {
   option,
   inStock,
   SAYS_NOTHING,
+  scenarioSetUp,
   sizesInStock,
   type Piece,
   type Said,
 } from '../support/agent-scenarios.js';
-import { startTestService, type TestService } from '../support/service.js';
 
-let shared: Promise<{ service: TestService; store: DemoStore }> | undefined;
-
-/** One service and store for the file: a service with workers, and its ingest, cost seconds. */
-const setUp = () =>
-  (shared ??= (async () => {
-    const service = await startTestService(t, { workers: ['ingest', 'agent'] });
-    const store = await demoStore(service, capsuleCatalogue());
-    t.comment(`the store: ${store.products.size} demo products ingested in ${store.ingestMs} ms`);
-    return { service, store };
-  })());
+const setUp = scenarioSetUp(t);
 
 /** A conversation, every turn answered and passing what every turn must. */
 async function talk(t: Test, messages: Said[], extra: object = {}): Promise<ChatAnswer[]> {

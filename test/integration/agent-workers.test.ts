@@ -5,21 +5,10 @@
 // worker (the model call is dropped); a second worker process doubles the turns served at once.
 // The model is an OpenAI-compatible fake that takes its time, so "mid-turn" is a state the test
 // holds, not a race it hopes to win.
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import t, { type Test } from 'tap';
-import { createLogger } from '../../api/logging.js';
-import { buildServiceApi } from '../../app/api.js';
-import { executeCommand } from '../../app/cli/execute.js';
-import { openPlatform } from '../../app/platform.js';
-import { startWorkers } from '../../app/workers.js';
-import { loadConfig } from '../../infra/config/config.js';
 import { streamChat, user, type SseEvent } from '../support/agent.js';
 import { startFakeOpenAi, type FakeReply } from '../support/fake-openai.js';
-import { deleteStreams } from '../support/nats.js';
-import { freshDatabase, startWorkerProcess, type WorkerProcess } from '../support/worker-processes.js';
+import { startProcessCluster } from '../support/process-cluster.js';
 
 const serverUrl = process.env.DATABASE_URL;
 const natsUrl = process.env.NATS_URL;
@@ -31,48 +20,25 @@ async function slowModel(t: Test, slowMs: number) {
 }
 
 async function cluster(t: Test, options: { workers: number; modelUrl: string; concurrency?: number }) {
-  const database = await freshDatabase(serverUrl!, 'agent');
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-agent-'));
-  const env = {
-    DATABASE_URL: database.url,
-    NATS_URL: natsUrl!,
-    NATS_PREFIX: `agent${randomBytes(5).toString('hex')}`,
-    STYLIST_SECRET: 's'.repeat(40),
-    STYLIST_CHAT_MODEL: 'slow-model',
-    OPENAI_BASE_URL: options.modelUrl,
-    OPENAI_API_KEY: 'sk-test',
-    AGENT_CONCURRENCY: String(options.concurrency ?? 4),
-    AGENT_HEARTBEAT_MS: '250',
-    AGENT_SILENCE_MS: '1500',
-    AGENT_MAX_PER_ORGANIZATION: '64',
-  };
-  const logger = createLogger({ level: 'silent' });
-  const platform = await openPlatform(loadConfig({ ...env, DATA_DIR: path.join(dataDir, 'api'), LOG_LEVEL: 'silent' }), logger);
-  const workers: WorkerProcess[] = [];
-  const cleanups: Array<() => Promise<unknown>> = [() => platform.close()];
-  t.teardown(async () => {
-    for (const worker of workers) worker.process.kill('SIGKILL');
-    await Promise.all(workers.map((worker) => worker.exited));
-    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
-    await deleteStreams(natsUrl!, `${env.NATS_PREFIX}_`).catch(() => undefined);
-    await rm(dataDir, { recursive: true, force: true });
-    await database.drop();
+  const { app, platform, workers, addWorker, organization } = await startProcessCluster(t, {
+    label: 'agent',
+    settings: {
+      STYLIST_CHAT_MODEL: 'slow-model',
+      OPENAI_BASE_URL: options.modelUrl,
+      OPENAI_API_KEY: 'sk-test',
+      AGENT_CONCURRENCY: String(options.concurrency ?? 4),
+      AGENT_HEARTBEAT_MS: '250',
+      AGENT_SILENCE_MS: '1500',
+      AGENT_MAX_PER_ORGANIZATION: '64',
+    },
+    // The API process runs no agent worker: every turn crosses NATS.
+    apiRoles: [],
+    workerRoles: 'agent',
+    workers: options.workers,
+    organization: 'Agent Boutique',
   });
-  await platform.projections.start();
-  const app = await buildServiceApi(platform);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  cleanups.unshift(() => app.close());
-  // The API process runs no agent worker: every turn crosses NATS.
-  const none = await startWorkers(platform, [], logger);
-  cleanups.unshift(() => none.stop());
-  const addWorker = async () => {
-    const n = workers.length + 1;
-    workers.push(await startWorkerProcess(`agent ${n}`, 'agent', { ...env, DATA_DIR: path.join(dataDir, `agent-${n}`) }));
-  };
-  for (let i = 1; i <= options.workers; i++) await addWorker();
-  const org = await executeCommand(platform, ['org', 'create', '--name', 'Agent Boutique', '--plan', 'unlimited', '--json']);
-  if (!org.ok) throw new Error(org.error);
-  return { url, key: (org.result as { publicKey: string }).publicKey, workers, platform, addWorker };
+  return { url, key: organization.publicKey, workers, platform, addWorker };
 }
 
 /** Streams one turn; resolves with its events once the stream ends. */

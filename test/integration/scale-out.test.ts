@@ -5,21 +5,10 @@
 // seconds, and every product is imported once. Each store holds its second page until the test
 // lets go, so "mid-sync" is a state, not a guess about timing. The organization's sync limit holds
 // across the processes.
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import t, { type Test } from 'tap';
-import { createLogger } from '../../api/logging.js';
-import { buildServiceApi } from '../../app/api.js';
-import { executeCommand } from '../../app/cli/execute.js';
-import { openPlatform } from '../../app/platform.js';
-import { startWorkers } from '../../app/workers.js';
-import { loadConfig } from '../../infra/config/config.js';
 import { LOCAL_STORES_ENV } from '../support/outbound.js';
-import { deleteStreams } from '../support/nats.js';
+import { startProcessCluster } from '../support/process-cluster.js';
 import { loadShopifyFixtures, shopifyFixturesAvailable, startShopifyStore } from '../support/shopify-store.js';
-import { freshDatabase, startWorkerProcess, type WorkerProcess } from '../support/worker-processes.js';
 
 const serverUrl = process.env.DATABASE_URL;
 const natsUrl = process.env.NATS_URL;
@@ -30,44 +19,24 @@ const SCHEDULER_INTERVAL_S = 1;
 type Json = Record<string, any>;
 
 async function cluster(t: Test, workerCount: number, settings: Record<string, string> = {}) {
-  const database = await freshDatabase(serverUrl!, 'scaleout');
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-scale-out-'));
-  const env = {
-    DATABASE_URL: database.url,
-    NATS_URL: natsUrl!,
-    NATS_PREFIX: `scale${randomBytes(5).toString('hex')}`,
-    STYLIST_SECRET: 's'.repeat(40),
-    SYNC_HEARTBEAT_TIMEOUT_SECONDS: String(HEARTBEAT_TIMEOUT_S),
-    SYNC_SCHEDULER_INTERVAL_SECONDS: String(SCHEDULER_INTERVAL_S),
-    // One slot per process, and the test's stores all belong to one organization.
-    SYNC_CONCURRENCY: '1',
-    SYNC_MAX_PER_ORGANIZATION: '2',
-    // The fake stores listen on 127.0.0.1.
-    ...LOCAL_STORES_ENV,
-    ...settings,
-  };
-  const logger = createLogger({ level: 'silent' });
-  const platform = await openPlatform(loadConfig({ ...env, DATA_DIR: path.join(dataDir, 'api'), LOG_LEVEL: 'silent' }), logger);
-  const workers: WorkerProcess[] = [];
-  const cleanups: Array<() => Promise<unknown>> = [() => platform.close()];
-  t.teardown(async () => {
-    for (const worker of workers) worker.process.kill('SIGKILL');
-    await Promise.all(workers.map((worker) => worker.exited));
-    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
-    await deleteStreams(natsUrl!, `${env.NATS_PREFIX}_`).catch(() => undefined);
-    await rm(dataDir, { recursive: true, force: true });
-    await database.drop();
+  const { app, workers, organization } = await startProcessCluster(t, {
+    label: 'scaleout',
+    settings: {
+      SYNC_HEARTBEAT_TIMEOUT_SECONDS: String(HEARTBEAT_TIMEOUT_S),
+      SYNC_SCHEDULER_INTERVAL_SECONDS: String(SCHEDULER_INTERVAL_S),
+      // One slot per process, and the test's stores all belong to one organization.
+      SYNC_CONCURRENCY: '1',
+      SYNC_MAX_PER_ORGANIZATION: '2',
+      // The fake stores listen on 127.0.0.1.
+      ...LOCAL_STORES_ENV,
+      ...settings,
+    },
+    apiRoles: ['scheduler'],
+    workerRoles: 'sync,ingest',
+    workers: workerCount,
+    organization: 'Scale Boutique',
   });
-  await platform.projections.start();
-  const app = await buildServiceApi(platform);
-  cleanups.unshift(() => app.close());
-  const scheduler = await startWorkers(platform, ['scheduler'], logger);
-  cleanups.unshift(() => scheduler.stop());
-  for (let i = 1; i <= workerCount; i++) workers.push(await startWorkerProcess(`worker ${i}`, 'sync,ingest', { ...env, DATA_DIR: path.join(dataDir, `worker-${i}`) }));
-
-  const org = await executeCommand(platform, ['org', 'create', '--name', 'Scale Boutique', '--plan', 'unlimited', '--json']);
-  if (!org.ok) throw new Error(org.error);
-  const headers = { authorization: `Bearer ${(org.result as Json).privateKey}` };
+  const headers = { authorization: `Bearer ${organization.privateKey}` };
   const call = async (method: 'GET' | 'POST', url: string, payload?: object): Promise<Json> => {
     const response = await app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
     if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);

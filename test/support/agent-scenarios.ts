@@ -1,13 +1,13 @@
-// What the agent scenario tests share: the store they talk to (a capsule of the demo catalogue,
-// chosen by its ground truth so every scenario has something to find and something to refuse),
-// readings of that ground truth (a product's colours as families, near colours, sizes in stock),
-// and the checks every turn of every conversation must pass whatever was asked.
+// What the agent scenario tests share: the service and the store they talk to (a capsule of the
+// demo catalogue, chosen by its ground truth so every scenario has something to find and something
+// to refuse), readings of that ground truth (a product's colours as families, near colours, sizes
+// in stock), and the checks every turn of every conversation must pass whatever was asked.
 import type { Test } from 'tap';
 import { areNeighbours, colourFamilyOf } from '../../domain/catalogue/colours.js';
 import type { ColorFamily } from '../../domain/catalogue/vocabulary.js';
 import { generateDemoCatalogue, type DemoFacts, type DemoProduct } from '../../domain/demo-catalogue/generate.js';
-import { chat, eventsNamed, shownProducts, user, type ChatAnswer, type DemoStore } from './agent.js';
-import type { TestService } from './service.js';
+import { chat, demoStore, eventsNamed, shownProducts, user, type ChatAnswer, type DemoStore } from './agent.js';
+import { startTestService, type TestService } from './service.js';
 
 /** The products shown this turn: cards and the pieces of looks. */
 export const onScreen = (answer: ChatAnswer): any[] => [...shownProducts(answer), ...eventsNamed(answer, 'looks').flatMap((e) => e.looks.flatMap((l: any) => l.items))];
@@ -148,6 +148,32 @@ export function otherStoreCatalogue(taken: readonly DemoProduct[], families: str
   const skus = new Set(taken.map((p) => p.input.sku));
   const pool = generateDemoCatalogue({ count: POOL_SIZE }).filter((p) => !skus.has(p.input.sku) && !p.facts.soldOut && p.facts.ageGroup === 'adult');
   return families.flatMap((family) => pool.filter((p) => p.facts.family === family).slice(0, perFamily));
+}
+
+/** What a scenario file talks to: the service and Northwind, the capsule's store. */
+export interface ScenarioSetup {
+  service: TestService;
+  store: DemoStore;
+  /** The capsule as uploaded to `store`, for a second store to leave out. */
+  capsule: DemoProduct[];
+}
+
+/**
+ * One service and store for a scenario file, set up by the first test that asks and shared by
+ * the rest: a service with workers, and its ingest, cost seconds. `more` adds to it (a second
+ * store) before any test sees it.
+ */
+export function scenarioSetUp<More extends object = object>(t: Test, more?: (setup: ScenarioSetup) => Promise<More>): () => Promise<ScenarioSetup & More> {
+  let shared: Promise<ScenarioSetup & More> | undefined;
+  return () =>
+    (shared ??= (async () => {
+      const service = await startTestService(t, { workers: ['ingest', 'agent'] });
+      const capsule = capsuleCatalogue();
+      const store = await demoStore(service, capsule);
+      t.comment(`the store: ${store.products.size} demo products ingested in ${store.ingestMs} ms`);
+      const setup = { service, store, capsule };
+      return { ...setup, ...(more ? await more(setup) : ({} as More)) };
+    })());
 }
 
 /** A shopper's message, or how they answer what the turn before showed (tapping an option, a chip). */
