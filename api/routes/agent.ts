@@ -9,7 +9,7 @@ import { chatRequestSchema, type ChatRequest } from '../../domain/agent/request.
 import { AGENT_LIMITS, isUser, messageErrors, readDataUri, type HistoryEntry } from '../../domain/agent/messages.js';
 import { AGENT_FAILURES, type AgentEvent } from '../../domain/agent/stream-events.js';
 import { normaliseChatImage } from '../../infra/images/chat-images.js';
-import type { BodyBudget } from '../body-budget.js';
+import { budgetedBody, declaredBody, releaseBody, type BodyBudget } from '../body-budget.js';
 import { TurnsBusy, type TurnRelay } from '../agent-relay.js';
 import { openEventStream } from '../sse.js';
 import { HttpError } from '../plugins/errors.js';
@@ -61,22 +61,8 @@ export const agentRoutes = (context: AgentContext) => (app: FastifyInstance) => 
     '/v2/agent/chat',
     {
       bodyLimit: CHAT_BODY_LIMIT,
-      preParsing: async (request, reply, payload) => {
-        const declared = Number(request.headers['content-length']);
-        const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, CHAT_BODY_LIMIT) : CHAT_BODY_LIMIT;
-        if (bytes <= BUDGETED_BODY || !request.caller) return payload;
-        const gone = new AbortController();
-        const leave = () => gone.abort();
-        reply.raw.once('close', leave);
-        const release = await context.uploadBudget.acquire(request.caller.organizationId, bytes, gone.signal);
-        reply.raw.off('close', leave);
-        if (gone.signal.aborted) release();
-        else {
-          budgetReleases.set(request, release);
-          reply.raw.once('close', release);
-        }
-        return payload;
-      },
+      // Over BUDGETED_BODY (photos) the body is read within the process's budget, paced.
+      preParsing: budgetedBody(context.uploadBudget, { bytes: (request) => declaredBody(request, CHAT_BODY_LIMIT, BUDGETED_BODY) }),
       config: { auth: 'public', resource: 'api.v2.agent.chat' },
       schema: {
         summary: 'Chat with the stylist agent',
@@ -99,7 +85,7 @@ export const agentRoutes = (context: AgentContext) => (app: FastifyInstance) => 
         throw error;
       } finally {
         // The body is in the queue now: its bytes no longer weigh on this process.
-        budgetReleases.get(request)?.();
+        releaseBody(request);
       }
 
       if (chat.stream) {
@@ -125,4 +111,3 @@ export const agentRoutes = (context: AgentContext) => (app: FastifyInstance) => 
   );
 };
 
-const budgetReleases = new WeakMap<object, () => void>();

@@ -11,6 +11,7 @@ import type { RecordedEvent } from '../../infra/eventstore/port.js';
 import { getDataset } from '../../projections/queries/datasets.js';
 import { isUuid } from '../../projections/queries/rows.js';
 import { getItem, listItems, listQueue } from '../../projections/queries/items.js';
+import { budgetedBody, declaredBody } from '../body-budget.js';
 import { zodRoutes } from '../plugins/validation.js';
 import type { CatalogueContext } from './catalogue-context.js';
 import { callerOf, commandMeta } from './context.js';
@@ -73,23 +74,14 @@ export const itemRoutes = (context: CatalogueContext & ImageLinks) => (app: Fast
     '/v1/datasets/:datasetId/items/upload',
     {
       bodyLimit: UPLOAD_BODY_LIMIT,
-      // The body is read only once its bytes fit the process's budget, and they count until the answer went out.
-      preParsing: async (request, reply, payload) => {
-        const declared = Number(request.headers['content-length']);
-        const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, UPLOAD_BODY_LIMIT) : UPLOAD_BODY_LIMIT;
-        const gone = new AbortController();
-        const leave = () => gone.abort();
-        reply.raw.once('close', leave);
-        const release = await context.uploadBudget.acquire(callerOf(request).organizationId, bytes, gone.signal);
-        reply.raw.off('close', leave);
-        if (gone.signal.aborted) release();
-        else reply.raw.once('close', release);
-        return payload;
-      },
+      // The body is read within the process's budget, paced, and its bytes count until the answer went out.
+      preParsing: budgetedBody(context.uploadBudget, { bytes: (request) => declaredBody(request, UPLOAD_BODY_LIMIT) }),
       config: { auth: 'private', resource: 'api.v1.datasets.items.upload' },
       schema: {
         summary: 'Upload items',
-        description: 'Each entry is checked on its own: a bad one is listed under failures and the rest are queued. The same sku always maps to the same itemId.',
+        description:
+          'Each entry is checked on its own: a bad one is listed under failures and the rest are queued. The same sku always maps to the same itemId. ' +
+          'A body that arrives too slowly or not by its deadline is answered 408.',
         params: datasetParams,
         body: uploadBody,
         response: {

@@ -8,7 +8,6 @@
 // failed append deletes the bytes again, so a rejected file leaves nothing behind.
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import type { Socket } from 'node:net';
 import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -30,7 +29,7 @@ import type { CommandMeta } from '../../domain/metadata.js';
 import { inspectImage } from '../../infra/images/inspect.js';
 import type { UsageStore } from '../../infra/metering/usage-store.js';
 import type { ObjectStore } from '../../infra/objects/port.js';
-import type { BodyBudget } from '../body-budget.js';
+import type { BodyBudget, BodyReading } from '../body-budget.js';
 import { HttpError } from '../plugins/errors.js';
 import { zodRoutes } from '../plugins/validation.js';
 import type { RouteContext } from './context.js';
@@ -62,9 +61,6 @@ export const MULTIPART_LIMITS = {
   headerSize: 8 * 1024,
 };
 
-/** Silence from an uploading client that ends its upload. */
-const UPLOAD_IDLE_MS = 30_000;
-
 /** How long an answer waits for the rest of a body the parser is throwing away before closing the connection instead. */
 const DRAIN_WAIT_MS = 2_000;
 
@@ -93,6 +89,7 @@ interface Owner {
 }
 
 const NOT_MULTIPART = Symbol('not multipart');
+const EXPIRED = Symbol('expired');
 
 /** Files of one request checked and stored at once (sharp decodes on the thread pool, so two use both cores). */
 const FILES_AT_ONCE = 2;
@@ -104,6 +101,8 @@ interface Received {
 }
 
 export const uploadRoutes = (context: UploadContext) => async (app: FastifyInstance) => {
+  // The process's budget, for whoever watches the process (tests wait on what it holds).
+  if (!app.hasDecorator('uploadBudget')) app.decorate('uploadBudget', context.uploadBudget);
   await app.register(async (scope) => {
     // Only these routes read multipart: their own parsers. Anything else is left unread for the
     // handler to refuse in its turn (the JSON parser would refuse it first, with the wrong answer).
@@ -123,6 +122,7 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
       'Body: `multipart/form-data` with 1 to 10 image files (`image/jpeg`, `image/png`, `image/webp`, `image/avif`), 1 KB to 10 MB each, under any field name; only the first 10 file parts are read.',
       "Each file's bytes are checked against its declared type, decoded whole, and refused past 50 megapixels.",
       '200: every file stored; 207: some; otherwise 400, 413, 415, 422 or 500 with `error` `No files were stored.` and the same body.',
+      '408 when the body arrives too slowly (under the minimum rate over a window) or not by its deadline: `error` says which, with the files stored before it was cut off, and the connection closes.',
       'The query parameter `folder` is for staff only (403).',
     ].join(' ');
     const response = { 200: uploadResult, 207: uploadResult };
@@ -160,38 +160,29 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
     if ((request.query as Record<string, unknown> | undefined)?.folder !== undefined) throw new HttpError(403, UPLOAD_MESSAGES.folder);
     checkContentType(request);
 
-    // A few files are held at a time (FILES_AT_ONCE being checked, one arriving): the budget shared
-    // with item uploads bounds the bytes of every upload this process reads at once.
+    // A few files are held at a time (FILES_AT_ONCE being checked, one arriving): their bytes count
+    // against the budget shared with item uploads as they arrive, and the body is paced (408 when
+    // it comes too slowly or too late).
     const declared = Number(request.headers['content-length']);
     const held = (FILES_AT_ONCE + 1) * MAX_FILE_BYTES;
-    const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, held) : held;
-    const gone = new AbortController();
-    const leave = () => gone.abort();
-    reply.raw.once('close', leave);
-    const release = await context.uploadBudget.acquire(owner.organizationId, bytes, gone.signal);
-    reply.raw.off('close', leave);
-    // A body that stops arriving would hold its share of the budget for good: silence past
-    // UPLOAD_IDLE_MS ends it (its file counts as interrupted).
-    const socket = request.raw.socket as Socket | undefined;
-    const watched = typeof socket?.setTimeout === 'function';
-    const stalled = () => request.raw.destroy(new Error(`no upload bytes for ${UPLOAD_IDLE_MS / 1000} s`));
-    if (watched) socket!.setTimeout(UPLOAD_IDLE_MS).on('timeout', stalled);
+    const reading = context.uploadBudget.open(owner.organizationId, Number.isFinite(declared) && declared >= 0 ? Math.min(declared, held) : held);
+    reply.raw.once('close', () => reading.close());
     try {
-      if (gone.signal.aborted) throw new HttpError(400, UPLOAD_MESSAGES.parseFailed);
-      const { files, failures, total, drained } = await readFiles(request, owner);
-      await finishBody(request, reply, drained);
-      if (total === 0) throw new HttpError(422, UPLOAD_MESSAGES.noFiles);
+      const { files, failures, total, drained, cut } = await readFiles(request, owner, reading);
       const body = {
         files,
         failures: failures.map(({ filename, error }) => ({ filename, error })),
         summary: { total, succeeded: files.length, failed: failures.length },
       };
+      // The files stored before the cut stand, and are listed; the connection closes (onSend).
+      if (cut) return reply.code(cut.statusCode).send({ error: cut.message, ...body });
+      await finishBody(request, reply, drained);
+      if (total === 0) throw new HttpError(422, UPLOAD_MESSAGES.noFiles);
       const status = uploadStatus(files.length, failures);
       if (status >= 400) return reply.code(status).send({ error: status === 500 ? 'Internal server error.' : UPLOAD_MESSAGES.noneStored, ...body });
       return reply.code(status).send(body);
     } finally {
-      if (watched) socket!.setTimeout(0).off('timeout', stalled);
-      release();
+      reading.close();
     }
   }
 
@@ -200,20 +191,33 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
    * checks and storing run while the next file arrives, at most FILES_AT_ONCE of them at a time,
    * so a request holds at most that many files (plus the one arriving) in memory.
    */
-  async function readFiles(request: FastifyRequest, owner: Owner) {
+  async function readFiles(request: FastifyRequest, owner: Owner, reading: BodyReading) {
     const outcomes: Array<Promise<UploadedFile | FileFailure>> = [];
     const working = new Set<Promise<unknown>>();
     // Whether the parser goes on reading (and dropping) the rest of the body by itself.
     let drained = true;
+    const expired = new Promise<typeof EXPIRED>((resolve) => reading.expired.addEventListener('abort', () => resolve(EXPIRED), { once: true }));
+    const parts = request.parts()[Symbol.asyncIterator]();
     try {
-      for await (const part of request.parts()) {
+      for (;;) {
+        // A client that stops sending between parts is cut off all the same.
+        const next = await Promise.race([parts.next(), expired]);
+        if (next === EXPIRED) break;
+        if (next.done) break;
+        const part = next.value;
         if (part.type !== 'file') continue;
-        const received = await receiveFile(part);
-        const outcome = 'error' in received ? Promise.resolve(received) : checkAndStore(received, owner).catch((error: unknown) => unexpected(error, received, owner));
+        const received = await receiveFile(part, reading);
+        const outcome =
+          'error' in received
+            ? Promise.resolve(received)
+            : checkAndStore(received, owner)
+                .catch((error: unknown) => unexpected(error, received, owner))
+                .finally(() => reading.give(received.bytes.length));
         outcomes.push(outcome);
         const done: Promise<unknown> = outcome.then(() => working.delete(done));
         working.add(done);
-        if (working.size >= FILES_AT_ONCE) await Promise.race(working);
+        if (reading.expired.aborted) break;
+        if (working.size >= FILES_AT_ONCE) await reading.serverWait(Promise.race(working));
       }
     } catch (error) {
       const { PartsLimitError, FilesLimitError, FieldsLimitError } = request.server.multipartErrors;
@@ -221,23 +225,30 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
       if (!(error instanceof PartsLimitError || error instanceof FilesLimitError || error instanceof FieldsLimitError)) {
         drained = false;
         // A malformed body: refused whole if no file had begun, else the file it broke was counted.
-        if (outcomes.length === 0) throw new HttpError(400, UPLOAD_MESSAGES.parseFailed);
+        if (outcomes.length === 0 && !reading.expired.aborted) throw new HttpError(400, UPLOAD_MESSAGES.parseFailed);
         request.log.info({ err: error }, 'upload body ended badly after some files');
       }
     }
+    const cut = reading.expired.aborted ? (reading.expired.reason as HttpError) : null;
+    // Nothing more is read: what is left is the server's work on what arrived.
+    reading.finished();
     const settled = await Promise.all(outcomes);
     const files = settled.filter((outcome): outcome is UploadedFile => !('error' in outcome));
     const failures = settled.filter((outcome): outcome is FileFailure => 'error' in outcome);
-    return { files, failures, total: settled.length, drained };
+    return { files, failures, total: settled.length, drained, cut };
   }
 
   /** One file part's bytes, or why it is refused before its bytes are looked at. */
-  async function receiveFile(part: MultipartFile): Promise<Received | FileFailure> {
+  async function receiveFile(part: MultipartFile, reading: BodyReading): Promise<Received | FileFailure> {
     const filename = sanitiseFilename(part.filename);
     const declared = mediaType(part.mimetype);
-    const fail = (kind: FileFailure['kind'], error: string): FileFailure => ({ filename, error, kind });
+    const fail = (kind: FileFailure['kind'], error: string): FileFailure => {
+      // Refused: its kept bytes go back to the budget at once.
+      reading.give(received.taken);
+      return { filename, error, kind };
+    };
 
-    const received = await receive(part, isAllowedContentType(declared));
+    const received = await receive(part, isAllowedContentType(declared), reading);
     if (received.interrupted) return fail('interrupted', UPLOAD_MESSAGES.interrupted);
     if (!isAllowedContentType(declared)) return fail('type', UPLOAD_MESSAGES.unsupported(part.mimetype || 'none'));
     if (received.tooLarge) return fail('too-large', UPLOAD_MESSAGES.tooLarge);
@@ -284,17 +295,35 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
 
 };
 
-/** The bytes of one file part, up to the size limit; past it (or for a refused type) read and dropped. */
-async function receive(part: MultipartFile, keep: boolean): Promise<{ bytes: Buffer; tooLarge: boolean; interrupted: boolean }> {
+/**
+ * The bytes of one file part, up to the size limit; past it (or for a refused type) read and
+ * dropped. Kept bytes are booked in the budget as they arrive (`taken`, for the caller to give
+ * back); an expired body cuts the part off (interrupted).
+ */
+async function receive(part: MultipartFile, keep: boolean, reading: BodyReading): Promise<{ bytes: Buffer; taken: number; tooLarge: boolean; interrupted: boolean }> {
   const chunks: Buffer[] = [];
+  let taken = 0;
+  const cut = () => part.file.destroy(reading.expired.reason as Error);
+  if (reading.expired.aborted) cut();
+  else reading.expired.addEventListener('abort', cut, { once: true });
   try {
-    for await (const chunk of part.file as AsyncIterable<Buffer>) if (keep) chunks.push(chunk);
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      if (!keep) {
+        reading.passed(chunk.length);
+        continue;
+      }
+      await reading.take(chunk.length);
+      taken += chunk.length;
+      chunks.push(chunk);
+    }
   } catch {
-    return { bytes: Buffer.alloc(0), tooLarge: false, interrupted: true };
+    return { bytes: Buffer.alloc(0), taken, tooLarge: false, interrupted: true };
+  } finally {
+    reading.expired.removeEventListener('abort', cut);
   }
   // The parser stops handing over bytes at the limit and marks the stream truncated.
-  if (part.file.truncated) return { bytes: Buffer.alloc(0), tooLarge: true, interrupted: false };
-  return { bytes: Buffer.concat(chunks), tooLarge: false, interrupted: false };
+  if (part.file.truncated) return { bytes: Buffer.alloc(0), taken, tooLarge: true, interrupted: false };
+  return { bytes: Buffer.concat(chunks), taken, tooLarge: false, interrupted: false };
 }
 
 /** `image/PNG; charset=x` → `image/png`. */

@@ -10,9 +10,10 @@ export function sanitiseFilename(given: string | null | undefined): string {
   const base = given.split(/[\\/]/).pop() ?? '';
   const cleaned = base
     .normalize('NFC')
-    // Control characters (Unicode's Cc category), and what shells, headers and Windows file names
-    // treat specially.
-    .replace(/\p{Cc}|[<>:"|?*;`$&'{}[\]\u2028\u2029\ufeff]/gu, '')
+    // Control characters (Unicode's Cc category), format characters (Cf: a right-to-left override,
+    // U+202E, shows `a<U+202E>gpj.exe` as `aexe.jpg`; zero-width spaces and joiners, soft hyphens,
+    // the BOM hide in a name), and what shells, headers and Windows file names treat specially.
+    .replace(/\p{Cc}|\p{Cf}|[<>:"|?*;`$&'{}[\]\u2028\u2029]/gu, '')
     // Lone surrogates cannot be encoded; keep letters of any script.
     .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
     .replace(/\s+/g, ' ')

@@ -3,16 +3,21 @@
 // wrong, missing and oversized boundaries, bodies cut anywhere; then over a real socket: huge
 // headers, chunked framing, 10,000 tiny parts, a decompression bomb, a 60 MB file. Property: never
 // a 5xx, always a JSON answer, the process keeps its memory, and the object store ends holding
-// exactly the files some answer said were stored.
+// exactly the files some answer said were stored; no stored or reported filename keeps a control or
+// format character (a right-to-left override, a zero-width space). Then the pace of a body: random
+// schedules of pieces and pauses over real sockets, against short limits: a body that keeps coming
+// is stored, one that stops past a window or its deadline is answered 408, never anything else.
 //
 // FUZZ_RUNS scales the random pass (default 1200 requests over the whole API → 150 here); FUZZ_SEED replays one.
 import fc from 'fast-check';
 import t from 'tap';
 import { ACCOUNT_SESSION_COOKIE } from '../../api/auth/account-session.js';
 import { exchange } from '../support/raw-http.js';
+import { BODY_MESSAGES } from '../../api/body-budget.js';
 import { SEED, TOTAL_RUNS } from '../support/fuzz-service.js';
 import { startTestService } from '../support/service.js';
-import { makeBombPng, makeJpeg, makePng, makeWebp, multipart, type FilePart } from '../support/uploads.js';
+import { head, slowRequest } from '../support/slow-client.js';
+import { makeBombPng, makeJpeg, makePhoto, makePng, makeWebp, multipart, multipartType, type FilePart } from '../support/uploads.js';
 
 const service = await startTestService(t);
 const { app, platform } = service;
@@ -35,6 +40,9 @@ function problemWith(status: number, body: string): string | null {
     return `not JSON: ${body.slice(0, 200)}`;
   }
   if (status >= 400 && typeof json.error !== 'string') return 'an error without its message';
+  const named = [...((json.files as Array<{ filename: string }> | undefined) ?? []), ...((json.failures as Array<{ filename: string }> | undefined) ?? [])];
+  const unsafe = named.find(({ filename }) => /\p{Cc}|\p{Cf}/u.test(filename));
+  if (unsafe) return `a filename with a control or format character: ${JSON.stringify(unsafe.filename)}`;
   for (const file of (json.files as Array<{ key: string }> | undefined) ?? []) accepted.add(file.key);
   return null;
 }
@@ -45,7 +53,13 @@ const content = fc.oneof(
   // An image's header on junk.
   fc.uint8Array({ minLength: 1024, maxLength: 4000 }).map((bytes) => Buffer.concat([jpeg.subarray(0, 20), Buffer.from(bytes)])),
 );
-const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('../../x.jpg', 'a\\b.png', '', '.', 'é.webp', 'x'.repeat(400), '"', 'a;b=c'));
+/** Format characters (Unicode's Cf): bidi overrides and isolates, zero-width ones, the soft hyphen, the BOM, a tag. */
+const FORMAT = ['\u202e', '\u202d', '\u2066', '\u2069', '\u200b', '\u200d', '\u200e', '\u00ad', '\ufeff', '\u061c', '\u{e0041}'];
+const text = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom('../../x.jpg', 'a\\b.png', '', '.', 'é.webp', 'x'.repeat(400), '"', 'a;b=c', 'invoice\u202egpj.exe', '\u200b.jpg'),
+  fc.array(fc.oneof(fc.constantFrom(...FORMAT), fc.string({ unit: 'grapheme', maxLength: 4 })), { maxLength: 8 }).map((pieces) => `${pieces.join('')}.jpg`),
+);
 const goodPart = fc.constantFrom<FilePart>(
   { filename: 'a.jpg', contentType: 'image/jpeg', body: jpeg },
   { filename: 'b.png', contentType: 'image/png', body: png },
@@ -185,6 +199,86 @@ t.test('memory stays bounded: a 60 MB file is read through, not held', async (t)
   }
   const grown = (peak - before) / 2 ** 20;
   t.ok(grown < 100, `two 60 MB uploads at once grew the process by ${grown.toFixed(0)} MB at most (each holds at most 10 MB)`);
+});
+
+t.test('format characters never reach a stored filename', async (t) => {
+  const names = [`invoice\u202egpj.exe`, `\u2066look\u2069\u200b.jpg`, `soft\u00adhyphen\ufeff.png`];
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v1/file/upload',
+    headers: { authorization: `Bearer ${acme.privateKey}`, 'content-type': multipartType('b0undary') },
+    payload: multipart(names.map((filename, i) => ({ filename, contentType: 'image/jpeg', body: i === 0 ? jpeg : Buffer.alloc(10) })), 'b0undary'),
+  });
+  t.equal(problemWith(response.statusCode, response.body), null);
+  const body = response.json();
+  t.same(
+    [...body.files, ...body.failures].map((file: { filename: string }) => file.filename),
+    ['invoicegpj.exe', 'look.jpg', 'softhyphen.png'],
+    'stored and refused files alike are named without them',
+  );
+});
+
+t.test('the pace of a body: random pieces and pauses over real sockets answer 200 or 408, as the pauses say', async (t) => {
+  const limits = { deadlineMs: 3_000, windowMs: 1_000, minBytesPerSecond: 1024 };
+  const paced = await startTestService(t, {
+    env: {
+      UPLOAD_DEADLINE_SECONDS: String(limits.deadlineMs / 1000),
+      UPLOAD_SLOW_WINDOW_SECONDS: String(limits.windowMs / 1000),
+      UPLOAD_MIN_KB_PER_SECOND: String(limits.minBytesPerSecond / 1024),
+      HTTP_REQUEST_TIMEOUT_SECONDS: '5',
+      HTTP_HEADERS_TIMEOUT_SECONDS: '2',
+    },
+  });
+  const shop = await paced.cli(['org', 'create', '--name', 'Paced Shop']);
+  await paced.app.listen({ port: 0, host: '127.0.0.1' });
+  const pacedPort = (paced.app.server.address() as { port: number }).port;
+  const photo = await makePhoto(40_000, 9);
+  const body = multipart([{ filename: 'paced.jpg', contentType: 'image/jpeg', body: photo }], 'b0undary');
+  const schedule = fc.record({
+    pieces: fc.integer({ min: 2, max: 8 }),
+    pauses: fc.array(fc.constantFrom(0, 50, 200, 400, 800, 1_500, 2_500), { minLength: 7, maxLength: 7 }),
+  });
+  const runs = Math.max(12, Math.ceil(TOTAL_RUNS / 100));
+  // All at once: they share the process's budget too.
+  const plans = fc.sample(schedule, { seed: SEED, numRuns: runs }).map(({ pieces, pauses }) => ({ pieces, pauses: pauses.slice(0, pieces - 1) }));
+  const results = await Promise.all(
+    plans.map(async ({ pieces, pauses }) => {
+      const size = Math.ceil(body.length / pieces);
+      const client = slowRequest(pacedPort, {
+        prefix: head('POST', '/v1/file/upload', { authorization: `Bearer ${shop.privateKey}`, 'content-type': multipartType('b0undary'), 'content-length': body.length }),
+        giveUpMs: 10_000,
+      });
+      const sending = (async () => {
+        for (let i = 0; i < pieces; i++) {
+          if (i > 0) await new Promise((resolve) => setTimeout(resolve, pauses[i - 1]));
+          client.write(body.subarray(i * size, (i + 1) * size));
+        }
+      })();
+      const answer = await client.answer;
+      await sending;
+      return { pieces, pauses, answer };
+    }),
+  );
+  const statuses = new Map<number, number>();
+  const stored = new Set<string>();
+  for (const { pieces, pauses, answer } of results) {
+    statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+    const plan = `${pieces} pieces, pauses ${pauses.join('/')} ms, seed ${SEED}`;
+    const total = pauses.reduce<number>((sum, pause) => sum + pause, 0);
+    // Two windows of silence hold a whole window of it, wherever the windows fall.
+    const surelySlow = pauses.some((pause) => pause >= 2 * limits.windowMs) || total > limits.deadlineMs + 500;
+    const surelyFast = pauses.every((pause) => pause <= 200) && total <= limits.deadlineMs / 2;
+    const expected = surelySlow ? [408] : surelyFast ? [200] : [200, 408];
+    t.ok(expected.includes(answer.status), `${plan}: ${answer.status}, expected ${expected.join(' or ')} (${answer.text.slice(-200)})`);
+    t.ok(typeof answer.json?.error === 'string' || answer.status === 200, `${plan}: a JSON answer`);
+    for (const file of answer.json?.files ?? []) stored.add(file.key);
+    if (answer.status === 408) {
+      t.ok([BODY_MESSAGES.slow(limits), BODY_MESSAGES.deadline(limits)].includes(answer.json?.error), `${plan}: says why (${answer.json?.error})`);
+      t.ok(answer.ms < limits.deadlineMs + 1_000, `${plan}: answered by the deadline (${answer.ms.toFixed(0)} ms)`);
+    }
+  }
+  t.same(await paced.platform.objects.list('uploads/'), [...stored].sort(), 'the store holds exactly the files answered as stored');
+  t.ok(statuses.size > 0, `statuses ${[...statuses].map(([status, n]) => `${status}×${n}`).join(' ')}`);
 });
 
 t.test('nothing left behind: the store holds exactly the files an answer said were stored', async (t) => {
