@@ -1,6 +1,7 @@
 // The image route's path: an object key, then transforms as `/-/<name>/<value>` segments
 // (`images/4f1c.jpeg/-/resize/400x/-/format/webp`). Parsing and normalising are pure: the same
-// transforms in any order are one chain, and one chain names one stored variant.
+// transforms in any order are one chain. What a chain is then made into (sizes snapped to steps, a
+// change that changes nothing dropped) is `variant-space.ts`.
 //
 // Rules where the spec is silent:
 // - The key ends at the first `-` segment; no key the service writes has one.
@@ -119,11 +120,6 @@ export function normaliseChain(chain: TransformChain): string {
 /** The path that asks for this image, transforms in normal order: what a link should use. */
 export function imagePath(key: string, chain: TransformChain | null): string {
   return [key, ...steps(chain ?? {}).map(([name, value]) => `-/${name}/${value}`)].join('/');
-}
-
-/** Where a variant is kept in the object store: `variants/<key>/<normalised chain>`. */
-export function variantKey(key: string, chain: TransformChain): string {
-  return `variants/${key}/${normaliseChain(chain) || 'original'}`;
 }
 
 /** MIME type of an output format. */

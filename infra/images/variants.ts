@@ -1,18 +1,27 @@
 // Images as the image route serves them: the stored bytes of a key, or a variant made once.
 //
-//   memory (LRU, byte-bounded) → in flight? join it → object store (`variants/<key>/<chain>`)
-//     → wait for a transform slot → read the original → sharp → store the variant
+//   the chain, snapped to the documented steps (domain/image/variant-space.ts)
+//     → settled against the original's size (read once from its header): nothing left → the original
+//     → memory (LRU, byte-bounded) → in flight? join it → object store (`variants/<key>/<name>`)
+//     → a miss: the client address pays from its bucket (MissBudget, 429 when empty)
+//     → waits its turn for a slot, addresses served in turn (FairSlots) → sharp
+//     → room made on the shelf (VariantShelf: a byte budget, least recently used out) → stored
 //
-// A burst for one new variant makes one sharp job (every request joins the first one's promise);
-// at most `maxJobs` transforms run at once and at most `maxQueued` wait, each waiting request
-// holding nothing but its place: past that the caller is told to come back (ImagesBusy → 503).
-// Keys name fixed bytes (uploads get a new key per file, catalogue photos one per item and
-// source): what is served is never revalidated, and the route says so with `immutable`.
+// A burst for one new variant makes one sharp job (every request joins the first one's promise).
+// Cached variants, in memory or in the store, cost no tokens and wait for no slot. Keys name fixed
+// bytes (uploads get a new key per file, catalogue photos one per item and source): what is served
+// is never revalidated, and the route says so with `immutable`.
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { variantKey, type TransformChain } from '../../domain/image/transforms.js';
+import type { TransformChain } from '../../domain/image/transforms.js';
+import { settleChain, snapChain, variantKey, VARIANTS_PREFIX, type OriginalImage, type VariantChain } from '../../domain/image/variant-space.js';
 import { InvalidObjectKey, validateObjectKey, type ObjectStore } from '../objects/port.js';
-import type { ImageTransformer } from './transform.js';
+import { Abandoned, FairSlots, ImagesBusy, WaitingLineFull } from './fair-slots.js';
+import { MissBudget } from './miss-budget.js';
+import { UntransformableImage, type ImageTransformer } from './transform.js';
+import { VariantShelf } from './variant-shelf.js';
+
+export { Abandoned, ImagesBusy } from './fair-slots.js';
 
 export interface ServedImage {
   body: Buffer;
@@ -21,27 +30,61 @@ export interface ServedImage {
   etag: string;
 }
 
-/** Every transform slot and every place in the queue is taken. */
-export class ImagesBusy extends Error {
-  override name = 'ImagesBusy';
-  constructor(readonly retryAfterSeconds: number) {
-    super('Too many images are being resized right now. Try again shortly.');
+/** The client address has had its share of new variants, or has as many waiting as it may. */
+export class TooManyNewVariants extends Error {
+  override name = 'TooManyNewVariants';
+  constructor(
+    readonly retryAfterSeconds: number,
+    /** The document-1 shape of a per-address limit: which bucket, how much of it, over what window. */
+    readonly detail: { bucket: string; used: number; limit: number; windowSeconds?: number },
+  ) {
+    super('Rate limit exceeded.');
   }
 }
 
+/** The bucket named in a 429 for new variants, and the one for too many waiting. */
+export const VARIANT_BUCKET = 'api.v1.image.variants';
+export const WAITING_BUCKET = 'api.v1.image.variants.waiting';
+
 /** Content types the route serves; any other object is not an image and is not found. */
 export const SERVED_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif']);
+
+/** Who asks, when nobody says (a direct call in a test or a worker). */
+export const LOCAL_CLIENT = 'local';
+
+export const IMAGE_DEFAULTS = {
+  maxQueued: 256,
+  maxQueuedPerAddress: 32,
+  avifSlots: 1,
+  avifCost: 4,
+  missesPerMinute: 120,
+  missBurst: 60,
+  variantBudgetBytes: 2048 * 1024 * 1024,
+  cacheBytes: 64 * 1024 * 1024,
+} as const;
 
 export interface ImageDeliveryOptions {
   objects: ObjectStore;
   transformer: ImageTransformer;
   /** Transforms running at once (default: the machine's cores). */
-  maxJobs?: number;
-  /** Transforms waiting for a slot before ImagesBusy (default 64). */
+  slots?: number;
+  /** Of those, one client address at most (default: half the slots, at least one). */
+  slotsPerAddress?: number;
+  /** AVIF transforms running at once, each inside one of the slots (default 1). */
+  avifSlots?: number;
+  /** Transforms waiting for a slot before ImagesBusy (default 256). */
   maxQueued?: number;
+  /** Transforms of one address waiting before TooManyNewVariants (default 32). */
+  maxQueuedPerAddress?: number;
+  /** New variants one address may have made: `burst` at once, refilled at `perMinute`; null: no bound. */
+  missRate?: { perMinute: number; burst: number } | null;
+  /** Tokens an AVIF variant takes (default 4). */
+  avifCost?: number;
+  /** Bytes the kept variants may take in the store (default 2 GiB; see VariantShelf for how they are counted). */
+  variantBudgetBytes?: number;
   /** Bytes of recently served images kept in memory (default 64 MB; 0 turns the cache off). */
   cacheBytes?: number;
-  /** A failure to keep a variant in the store: the variant is still served. */
+  /** A failure to keep a variant in the store (or to evict one): the variant is still served. */
   onStoreError?: (error: unknown, key: string) => void;
 }
 
@@ -51,37 +94,12 @@ export interface ImageDeliveryStats {
   queued: number;
   cachedBytes: number;
   cachedEntries: number;
+  keptBytes: number;
+  kept: number;
+  evicted: number;
 }
 
 const etagOf = (body: Buffer): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-
-/** Slots for transforms, with a bounded queue. */
-class JobLimit {
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(readonly max: number, readonly maxQueued: number) {}
-
-  get counts() {
-    return { running: this.running, queued: this.waiting.length };
-  }
-
-  async run<T>(job: () => Promise<T>): Promise<T> {
-    if (this.running >= this.max) {
-      if (this.waiting.length >= this.maxQueued) throw new ImagesBusy(1);
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.running++;
-    }
-    try {
-      return await job();
-    } finally {
-      // The slot passes straight to the next in line, so `running` never dips and overshoots.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
-  }
-}
 
 /** Least recently used first out, bounded by bytes. */
 class ByteLru {
@@ -120,43 +138,129 @@ class ByteLru {
   }
 }
 
+/** Originals' sizes, or why they cannot be transformed, by key: a few numbers each. */
+const MAX_DESCRIBED = 20_000;
+
+type Description = OriginalImage | UntransformableImage;
+
+/** A load under way, and how many requests still want it (one that never says it left counts for ever). */
+interface Load {
+  loading: Promise<unknown>;
+  client: string;
+  wanted: number;
+  abandon: AbortController;
+}
+
 export class ImageDelivery {
   private readonly objects: ObjectStore;
   private readonly transformer: ImageTransformer;
-  private readonly jobs: JobLimit;
+  private readonly slots: FairSlots;
+  private readonly misses: MissBudget | null;
+  private readonly avifCost: number;
+  private readonly shelf: VariantShelf;
   private readonly cache: ByteLru;
-  private readonly inFlight = new Map<string, Promise<ServedImage | null>>();
+  private readonly described = new Map<string, Description>();
+  private readonly inFlight = new Map<string, Load>();
   private readonly onStoreError: (error: unknown, key: string) => void;
   private transforms = 0;
 
   constructor(options: ImageDeliveryOptions) {
     this.objects = options.objects;
     this.transformer = options.transformer;
-    this.jobs = new JobLimit(Math.max(1, options.maxJobs ?? availableParallelism()), Math.max(0, options.maxQueued ?? 64));
-    this.cache = new ByteLru(options.cacheBytes ?? 64 * 1024 * 1024);
+    const slots = Math.max(1, options.slots ?? availableParallelism());
+    this.slots = new FairSlots({
+      slots,
+      perOwner: options.slotsPerAddress ?? Math.max(1, Math.floor(slots / 2)),
+      heavySlots: options.avifSlots ?? IMAGE_DEFAULTS.avifSlots,
+      maxWaiting: options.maxQueued ?? IMAGE_DEFAULTS.maxQueued,
+      maxWaitingPerOwner: options.maxQueuedPerAddress ?? IMAGE_DEFAULTS.maxQueuedPerAddress,
+    });
+    const rate = options.missRate === undefined ? { perMinute: IMAGE_DEFAULTS.missesPerMinute, burst: IMAGE_DEFAULTS.missBurst } : options.missRate;
+    this.misses = rate ? new MissBudget(rate) : null;
+    this.avifCost = Math.max(1, options.avifCost ?? IMAGE_DEFAULTS.avifCost);
     this.onStoreError = options.onStoreError ?? (() => {});
+    this.shelf = new VariantShelf({ objects: this.objects, budgetBytes: options.variantBudgetBytes ?? IMAGE_DEFAULTS.variantBudgetBytes, onError: (error, what) => this.onStoreError(error, what) });
+    this.cache = new ByteLru(options.cacheBytes ?? IMAGE_DEFAULTS.cacheBytes);
   }
 
   /**
-   * The image at `key`, as stored (`chain` null) or as a variant; null when there is no image
-   * there. Throws InvalidObjectKey for a malformed key, UntransformableImage, or ImagesBusy.
+   * The image at `key`, as stored (`chain` null) or as a variant, for a client at `client` (an
+   * address); null when there is no image there. `gone` fires when the client has gone away: a
+   * variant nobody waits for any more leaves the line for a slot (Abandoned). Throws
+   * InvalidObjectKey for a malformed key, UntransformableImage, TooManyNewVariants or ImagesBusy.
    */
-  async get(key: string, chain: TransformChain | null): Promise<ServedImage | null> {
+  async get(key: string, chain: TransformChain | null, client: string = LOCAL_CLIENT, gone?: AbortSignal): Promise<ServedImage | null> {
     validateObjectKey(key);
-    const id = chain ? variantKey(key, chain) : key;
-    const cached = this.cache.get(id);
-    if (cached) return cached;
-    const joined = this.inFlight.get(id);
-    if (joined) return joined;
-    const loading = (chain ? this.loadVariant(key, id, chain) : this.loadStored(key)).finally(() => this.inFlight.delete(id));
-    this.inFlight.set(id, loading);
-    const image = await loading;
-    if (image) this.cache.set(id, image);
-    return image;
+    if (!chain) return this.stored(key);
+    // A variant is served as it is, never made into another: variants of variants would be a space without end.
+    if (key.startsWith(VARIANTS_PREFIX)) return null;
+    const original = await this.describe(key);
+    if (!original) return null;
+    const settled = settleChain(snapChain(chain), original);
+    if (!settled) return this.stored(key);
+    return this.variant(key, settled, client, gone);
+  }
+
+  /** Learns the variants already in the store, and evicts down to the budget; runs once. */
+  scanStore(): Promise<void> {
+    return this.shelf.scanStore();
+  }
+
+  /**
+   * Shutting down: requests waiting for a slot are told to come back, and this resolves once the
+   * transforms running and their writes have ended, so the store is not closed under them.
+   */
+  async close(): Promise<void> {
+    this.slots.close();
+    this.shelf.close();
+    await Promise.allSettled([...this.inFlight.values()].map(({ loading }) => loading));
   }
 
   stats(): ImageDeliveryStats {
-    return { transforms: this.transforms, ...this.jobs.counts, ...this.cache.stats };
+    const { running, queued } = this.slots.counts;
+    const { keptBytes, kept, evicted } = this.shelf.stats;
+    return { transforms: this.transforms, running, queued, ...this.cache.stats, keptBytes, kept, evicted };
+  }
+
+  /** One load per id at a time: whoever asks while it runs joins it. */
+  private async once<T>(id: string, client: string, load: (abandoned: AbortSignal) => Promise<T>, gone?: AbortSignal): Promise<T> {
+    const joined = this.inFlight.get(id);
+    if (joined) {
+      this.want(joined, gone);
+      try {
+        return (await joined.loading) as T;
+      } catch (error) {
+        // Another address's refusal is not ours, nor is a job given up before we joined it: ask on our own account.
+        const notOurs = error instanceof Abandoned || (joined.client !== client && (error instanceof TooManyNewVariants || error instanceof ImagesBusy));
+        if (notOurs && !gone?.aborted) return this.once(id, client, load, gone);
+        throw error;
+      }
+    }
+    const abandon = new AbortController();
+    const loading = load(abandon.signal).finally(() => this.inFlight.delete(id));
+    const entry: Load = { loading, client, wanted: 0, abandon };
+    this.inFlight.set(id, entry);
+    this.want(entry, gone);
+    return loading;
+  }
+
+  /** One more request wants this load; when every one that wanted it has gone, it is abandoned. */
+  private want(load: Load, gone?: AbortSignal): void {
+    load.wanted++;
+    if (!gone) return;
+    const leave = () => {
+      if (--load.wanted === 0) load.abandon.abort();
+    };
+    if (gone.aborted) leave();
+    else gone.addEventListener('abort', leave, { once: true });
+  }
+
+  private async stored(key: string): Promise<ServedImage | null> {
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const image = await this.once(`stored:${key}`, LOCAL_CLIENT, () => this.loadStored(key));
+    if (image) this.cache.set(key, image);
+    return image;
   }
 
   private async loadStored(key: string): Promise<ServedImage | null> {
@@ -165,22 +269,87 @@ export class ImageDelivery {
     return { body: stored.body, contentType: stored.contentType, etag: etagOf(stored.body) };
   }
 
-  private async loadVariant(key: string, id: string, chain: TransformChain): Promise<ServedImage | null> {
+  /** The original's size and format, from its header, remembered; null when there is no image at `key`. */
+  private async describe(key: string): Promise<OriginalImage | null> {
+    let description = this.described.get(key);
+    if (!description) {
+      const found = await this.once(`describe:${key}`, LOCAL_CLIENT, async (): Promise<Description | null> => {
+        const original = await this.stored(key);
+        if (!original) return null;
+        try {
+          const size = await this.transformer.measure(original.body);
+          return { ...size, format: original.contentType.replace(/^image\//, '') };
+        } catch (error) {
+          if (error instanceof UntransformableImage) return error;
+          throw error;
+        }
+      });
+      // A missing original is not remembered: it may be uploaded next.
+      if (!found) return null;
+      description = found;
+      if (this.described.size >= MAX_DESCRIBED) this.described.delete(this.described.keys().next().value!);
+    } else {
+      this.described.delete(key);
+    }
+    this.described.set(key, description);
+    if (description instanceof UntransformableImage) throw description;
+    return description;
+  }
+
+  private async variant(key: string, chain: VariantChain, client: string, gone?: AbortSignal): Promise<ServedImage | null> {
+    const id = variantKey(key, chain);
+    const cached = this.cache.get(id);
+    if (cached) {
+      this.shelf.used(id);
+      return cached;
+    }
+    const image = await this.once(id, client, (abandoned) => this.findOrMake(key, id, chain, client, abandoned), gone);
+    if (image) this.cache.set(id, image);
+    return image;
+  }
+
+  private async findOrMake(key: string, id: string, chain: VariantChain, client: string, abandoned: AbortSignal): Promise<ServedImage | null> {
     // A variant key longer than the store allows (an original key near 1 KB) is made but not kept.
     const keepable = isValidKey(id);
     if (keepable) {
       const kept = await this.loadStored(id);
-      if (kept) return kept;
+      if (kept) {
+        this.shelf.found(id, kept.body.length);
+        return kept;
+      }
     }
-    const made = await this.jobs.run(async () => {
-      const original = await this.objects.get(key);
-      if (!original || !SERVED_TYPES.has(original.contentType)) return null;
-      this.transforms++;
-      return this.transformer.transform(original.body, chain);
-    });
+    const heavy = chain.format === 'avif';
+    const cost = heavy ? this.avifCost : 1;
+    if (this.misses) {
+      const charge = this.misses.charge(client, cost, Date.now());
+      if (!charge.allowed) {
+        throw new TooManyNewVariants(charge.retryAfter, { bucket: VARIANT_BUCKET, used: this.misses.perMinute, limit: this.misses.perMinute, windowSeconds: 60 });
+      }
+    }
+    let made;
+    try {
+      made = await this.slots.run(client, heavy, async () => {
+        const original = await this.stored(key);
+        if (!original) return null;
+        this.transforms++;
+        return this.transformer.transform(original.body, chain);
+      }, abandoned);
+    } catch (error) {
+      // Nothing was made: the address keeps its tokens.
+      if (error instanceof WaitingLineFull || error instanceof ImagesBusy || error instanceof Abandoned) this.misses?.refund(client, cost, Date.now());
+      if (error instanceof WaitingLineFull) throw new TooManyNewVariants(1, { bucket: WAITING_BUCKET, used: error.waiting, limit: error.limit });
+      throw error;
+    }
     if (!made) return null;
-    if (keepable) {
-      await this.objects.put(id, made.body, { contentType: made.contentType }).catch((error: unknown) => this.onStoreError(error, id));
+    if (keepable && this.shelf.fits(made.body.length)) {
+      const room = await this.shelf.makeRoom(made.body.length);
+      try {
+        await this.objects.put(id, made.body, { contentType: made.contentType });
+        room.kept(id);
+      } catch (error) {
+        room.dropped();
+        this.onStoreError(error, id);
+      }
     }
     return { body: made.body, contentType: made.contentType, etag: etagOf(made.body) };
   }

@@ -24,7 +24,9 @@ interface Sidecar {
 const isMissing = (error: unknown): boolean => {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   // ENOTDIR: a path component is a file, which for this layout only happens if someone else wrote here.
-  return code === 'ENOENT' || code === 'ENOTDIR';
+  // ENAMETOOLONG: a name this file system cannot hold cannot name anything stored (the key check
+  // bounds segments, but a file system may allow fewer bytes than it does).
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG';
 };
 
 export async function openFileObjectStore(root: string): Promise<ObjectStore> {

@@ -34,18 +34,27 @@ export class InvalidObjectKey extends Error {
   }
 }
 
+/** Longest key, as S3 allows. */
+export const MAX_KEY_BYTES = 1024;
+/**
+ * Longest path segment. A file system takes 255 bytes a name, and the file store writes a segment
+ * with up to 51 more (`+meta.json+tmp-<uuid>`, a write in progress of its type file).
+ */
+export const MAX_SEGMENT_BYTES = 200;
+
 /**
  * Keys are relative, slash-separated paths of safe characters: no `..` or `.` segments,
- * no leading slash, no backslashes, no empty segments, at most 1024 bytes.
+ * no leading slash, no backslashes, no empty segments, at most 1024 bytes, at most 200 a segment.
  */
 export const validateObjectKey = (key: string): string => {
   if (typeof key !== 'string' || key.length === 0) throw new InvalidObjectKey(String(key), 'empty');
-  if (Buffer.byteLength(key) > 1024) throw new InvalidObjectKey(key, 'longer than 1024 bytes');
+  if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new InvalidObjectKey(key, `longer than ${MAX_KEY_BYTES} bytes`);
   if (key.startsWith('/')) throw new InvalidObjectKey(key, 'absolute paths are not allowed');
   if (!/^[A-Za-z0-9._\-/]+$/.test(key)) throw new InvalidObjectKey(key, 'only letters, digits, ".", "_", "-" and "/" are allowed');
   for (const segment of key.split('/')) {
     if (segment === '') throw new InvalidObjectKey(key, 'empty path segment');
     if (segment === '.' || segment === '..') throw new InvalidObjectKey(key, '"." and ".." segments are not allowed');
+    if (segment.length > MAX_SEGMENT_BYTES) throw new InvalidObjectKey(key, `a path segment is longer than ${MAX_SEGMENT_BYTES} bytes`);
   }
   return key;
 };

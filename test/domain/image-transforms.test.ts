@@ -1,7 +1,21 @@
-// The image path: a key, then transforms in any order; one chain, one variant key.
+// The image path: a key, then transforms in any order; one chain, one variant key. And the variant
+// space: sizes and qualities snapped to documented steps, settled against the original, so that
+// however many chains are asked for, one original has a small, fixed number of variants.
 import fc from 'fast-check';
 import t from 'tap';
-import { imagePath, InvalidTransform, MAX_SIDE, normaliseChain, parseImagePath, variantKey } from '../../domain/image/transforms.js';
+import { IMAGE_FORMATS, imagePath, InvalidTransform, MAX_SIDE, normaliseChain, parseImagePath, type TransformChain } from '../../domain/image/transforms.js';
+import {
+  QUALITY_LEVELS,
+  settleChain,
+  SIDE_STEPS,
+  snapChain,
+  snapQuality,
+  snapSide,
+  variantKey,
+  variantName,
+  variantsPerOriginal,
+  type OriginalImage,
+} from '../../domain/image/variant-space.js';
 
 const KEY = 'images/4f1c2d3e-0000-4000-8000-000000000001.jpeg';
 
@@ -28,8 +42,9 @@ t.test('the same transforms in another order are the same variant', async (t) =>
     '-/quality/70/-/format/webp/-/resize/400x',
     '-/quality/70/-/resize/400x/-/format/webp',
   ];
-  const keys = new Set(orders.map((order) => variantKey(KEY, parseImagePath(`${KEY}/${order}`).chain!)));
-  t.same([...keys], [`variants/${KEY}/resize/400x/format/webp/quality/70`]);
+  const photo: OriginalImage = { width: 800, height: 1000, format: 'jpeg' };
+  const keys = new Set(orders.map((order) => variantKey(KEY, settleChain(snapChain(parseImagePath(`${KEY}/${order}`).chain!), photo)!)));
+  t.same([...keys], [`variants/${KEY}/resize-400x.format-webp.quality-75`]);
   t.equal(imagePath(KEY, parseImagePath(`${KEY}/${orders[2]}`).chain), `${KEY}/-/resize/400x/-/format/webp/-/quality/70`, 'the normal path of a link');
   t.equal(imagePath(KEY, null), KEY);
 });
@@ -90,7 +105,94 @@ t.test('malformed, unknown and repeated transforms are refused with a message na
   }
 });
 
-t.test('variants are kept under variants/<key>/<normalised chain>', async (t) => {
-  t.equal(variantKey('uploads/ab.png', { height: 20, quality: 5 }), 'variants/uploads/ab.png/resize/x20/quality/5');
-  t.equal(variantKey('uploads/ab.png', { format: 'avif' }), 'variants/uploads/ab.png/format/avif');
+t.test('variants are kept under variants/<key>/<variant name>, the format always named', async (t) => {
+  t.equal(variantKey('uploads/ab.png', { height: 20, format: 'png', quality: 40 }), 'variants/uploads/ab.png/resize-x20.format-png.quality-40');
+  t.equal(variantKey('uploads/ab.png', { format: 'avif' }), 'variants/uploads/ab.png/format-avif');
+  t.equal(variantName({ width: 4096, format: 'jpeg' }), 'resize-4096x.format-jpeg');
+});
+
+const PORTRAIT: OriginalImage = { width: 800, height: 1000, format: 'jpeg' };
+
+t.test('sides go up to the next step, qualities to the nearest level (halfway up)', async (t) => {
+  t.equal(SIDE_STEPS.at(-1), MAX_SIDE);
+  t.same([1, 16, 17, 300, 320, 321, 400, 401, 1000, 4000, 4096].map(snapSide), [16, 16, 32, 320, 320, 400, 400, 480, 1024, 4096, 4096]);
+  t.same([1, 40, 49, 50, 51, 67, 68, 82, 83, 100].map(snapQuality), [40, 40, 40, 60, 60, 60, 75, 75, 90, 90]);
+  t.same(snapChain({ width: 401, height: 33, format: 'webp', quality: 71 }), { width: 480, height: 48, format: 'webp', quality: 75 });
+  t.same(snapChain({}), {});
+});
+
+t.test('settled against the original: the side that binds, never enlarged, the format named, nothing to do is the original', async (t) => {
+  const cases: Array<[TransformChain, ReturnType<typeof settleChain>]> = [
+    [{ width: 400 }, { width: 400, format: 'jpeg' }],
+    [{ height: 320 }, { height: 320, format: 'jpeg' }],
+    [{ width: 400, height: 320 }, { height: 320, format: 'jpeg' }],
+    [{ width: 320, height: 1024 }, { width: 320, format: 'jpeg' }],
+    [{ width: 400, height: 500 }, { width: 400, format: 'jpeg' }],
+    // The original fits the box: no resize, and with nothing else asked, the original itself.
+    [{ width: 800 }, null],
+    [{ width: 4096, height: 4096 }, null],
+    [{ height: 1024 }, null],
+    [{ format: 'jpeg' }, null],
+    [{}, null],
+    [{ width: 4096, format: 'webp' }, { format: 'webp' }],
+    [{ quality: 60 }, { format: 'jpeg', quality: 60 }],
+  ];
+  for (const [chain, settled] of cases) t.same(settleChain(chain, PORTRAIT), settled, JSON.stringify(chain));
+  // A GIF's variants are JPEG unless asked otherwise; asking for JPEG is asking for a variant.
+  const gif: OriginalImage = { width: 100, height: 80, format: 'gif' };
+  t.same(settleChain({ width: 48 }, gif), { width: 48, format: 'jpeg' });
+  t.same(settleChain({ format: 'jpeg' }, gif), { format: 'jpeg' });
+  t.same(settleChain({ width: 128 }, gif), null, 'an unchanged GIF is the GIF');
+});
+
+t.test('any chain, of any size and quality, lands on a documented variant or the original (property)', async (t) => {
+  const side = fc.option(fc.integer({ min: 1, max: MAX_SIDE }), { nil: undefined });
+  const chain = fc.record({
+    width: side,
+    height: side,
+    format: fc.option(fc.constantFrom(...IMAGE_FORMATS), { nil: undefined }),
+    quality: fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }),
+  });
+  const original = fc.record({ width: fc.integer({ min: 1, max: 8000 }), height: fc.integer({ min: 1, max: 8000 }), format: fc.constantFrom('jpeg', 'png', 'webp', 'avif', 'gif') });
+  fc.assert(
+    fc.property(chain, original, (raw, photo) => {
+      const asked = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined)) as TransformChain;
+      const settled = settleChain(snapChain(asked), photo);
+      if (!settled) return;
+      if (settled.width !== undefined && settled.height !== undefined) throw new Error('two sides kept');
+      for (const value of [settled.width, settled.height]) {
+        if (value !== undefined && !SIDE_STEPS.includes(value)) throw new Error(`side ${value} is not a step`);
+      }
+      if (settled.width !== undefined && settled.width >= photo.width) throw new Error('a resize that enlarges');
+      if (settled.height !== undefined && settled.height >= photo.height) throw new Error('a resize that enlarges');
+      if (settled.quality !== undefined && !QUALITY_LEVELS.includes(settled.quality)) throw new Error(`quality ${settled.quality}`);
+      if (!(IMAGE_FORMATS as readonly string[]).includes(settled.format)) throw new Error('no format');
+      // Settling is idempotent: a settled chain asked again is itself.
+      const again = settleChain(snapChain(settled), photo);
+      if (variantName(again!) !== variantName(settled)) throw new Error(`settled twice: ${variantName(settled)} then ${again && variantName(again)}`);
+    }),
+    { numRuns: 2000 },
+  );
+  t.pass();
+});
+
+t.test('one original has a small, fixed number of variants, however many chains are asked for', async (t) => {
+  const names = new Set<string>();
+  const formats = [undefined, ...IMAGE_FORMATS];
+  const qualities = [undefined, 1, 50, 68, 100];
+  // Every width alone, every height alone, and as many boxes: 12,288 resize forms.
+  const resizes: TransformChain[] = [{}];
+  for (let side = 1; side <= MAX_SIDE; side++) resizes.push({ width: side }, { height: side }, { width: side, height: MAX_SIDE + 1 - side });
+  for (const resize of resizes) {
+    for (const format of formats) {
+      for (const quality of qualities) {
+        const settled = settleChain(snapChain({ ...resize, ...(format && { format }), ...(quality && { quality }) }), PORTRAIT);
+        if (settled) names.add(variantName(settled));
+      }
+    }
+  }
+  t.ok(names.size <= variantsPerOriginal(), `${names.size} variants at most (bound ${variantsPerOriginal()} for any original)`);
+  // Steps below each side, or no resize; each format; each quality level or none; less the original.
+  const resizeForms = SIDE_STEPS.filter((step) => step < PORTRAIT.width).length + SIDE_STEPS.filter((step) => step < PORTRAIT.height).length + 1;
+  t.equal(names.size, resizeForms * IMAGE_FORMATS.length * (QUALITY_LEVELS.length + 1) - 1, `${names.size} distinct variants of an 800×1000 photo`);
 });

@@ -1,28 +1,33 @@
 // ImageDelivery on a real file store and real sharp, watched through a transformer that counts
 // what passes through it: one job per new variant however many ask at once, never more jobs
-// running than allowed, and a kept variant never made again.
+// running than allowed (nor more than its share for one address), a kept variant never made again,
+// chains that make the same picture made once, and the store held to its budget.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import t, { type Test } from 'tap';
-import type { TransformChain } from '../../domain/image/transforms.js';
 import { sharpTransformer, type ImageTransformer } from '../../infra/images/transform.js';
-import { ImageDelivery, ImagesBusy } from '../../infra/images/variants.js';
+import { ImageDelivery, ImagesBusy, TooManyNewVariants, type ImageDeliveryOptions } from '../../infra/images/variants.js';
+import { storedCost } from '../../infra/images/variant-shelf.js';
 import { openFileObjectStore } from '../../infra/objects/files.js';
 import { demoJpeg } from '../support/images.js';
 
-async function setup(t: Test, options: { maxJobs?: number; maxQueued?: number; cacheBytes?: number } = {}) {
+type Options = Omit<ImageDeliveryOptions, 'objects' | 'transformer'>;
+
+async function setup(t: Test, options: Options = {}) {
   const dir = await mkdtemp(path.join(tmpdir(), 'stylist-variants-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const objects = await openFileObjectStore(dir);
   const sharpJobs = sharpTransformer();
-  const watch = { calls: 0, running: 0, peak: 0 };
+  const watch = { calls: 0, running: 0, peak: 0, chains: [] as string[] };
   const counting: ImageTransformer = {
-    async transform(input: Buffer, chain: TransformChain) {
+    measure: (input) => sharpJobs.measure(input),
+    async transform(input, chain) {
       watch.calls++;
       watch.running++;
+      watch.chains.push(JSON.stringify(chain));
       watch.peak = Math.max(watch.peak, watch.running);
       try {
         return await sharpJobs.transform(input, chain);
@@ -31,7 +36,7 @@ async function setup(t: Test, options: { maxJobs?: number; maxQueued?: number; c
       }
     },
   };
-  const images = new ImageDelivery({ objects, transformer: counting, ...options });
+  const images = new ImageDelivery({ objects, transformer: counting, missRate: null, ...options });
   const key = `images/${randomUUID()}.jpeg`;
   await objects.put(key, await demoJpeg(1600), { contentType: 'image/jpeg' });
   return { objects, images, watch, key };
@@ -42,35 +47,116 @@ t.test('fifty requests at once for one new variant: one sharp job, one stored ob
   const served = await Promise.all(Array.from({ length: 50 }, () => images.get(key, { width: 400, format: 'webp' })));
   t.equal(watch.calls, 1);
   t.ok(served.every((image) => image && image.body.equals(served[0]!.body) && image.etag === served[0]!.etag));
-  t.same(await objects.list('variants/'), [`variants/${key}/resize/400x/format/webp`]);
+  t.same(await objects.list('variants/'), [`variants/${key}/resize-400x.format-webp`]);
   t.match(await sharp(served[0]!.body).metadata(), { format: 'webp', width: 400, height: 500 });
+});
+
+t.test('chains that make the same picture are one variant; one that changes nothing is the original', async (t) => {
+  const { objects, images, watch, key } = await setup(t);
+  const original = await images.get(key, null);
+  // 1600×2000: every width from 321 to 400 is made at 400; a 400 px box binds on its height.
+  const asked = [{ width: 321 }, { width: 360 }, { width: 400 }, { width: 399, height: 2000 }, { width: 400, format: 'jpeg' as const }];
+  const served = await Promise.all(asked.map((chain) => images.get(key, chain)));
+  t.equal(new Set(served.map((image) => image!.etag)).size, 1, 'one picture');
+  t.equal(watch.calls, 1, 'made once');
+  for (const chain of [{ width: 1600 }, { width: 4096, height: 4096 }, { height: 2000 }, { format: 'jpeg' as const }, { width: 2000, format: 'jpeg' as const }]) {
+    const image = await images.get(key, chain);
+    t.equal(image?.etag, original?.etag, `${JSON.stringify(chain)}: the original's bytes`);
+  }
+  t.equal(watch.calls, 1, 'nothing more made');
+  t.same(await objects.list('variants/'), [`variants/${key}/resize-400x.format-jpeg`]);
+  await images.get(key, { quality: 57 });
+  await images.get(key, { quality: 62, format: 'jpeg' });
+  t.equal(watch.calls, 2, 'qualities 57 and 62 are both made at 60');
+  t.same(watch.chains.at(-1), JSON.stringify({ format: 'jpeg', quality: 60 }));
 });
 
 t.test('a kept variant is read from the store by a fresh delivery (another process), not made again', async (t) => {
   const { objects, images, watch, key } = await setup(t);
-  await images.get(key, { height: 250 });
-  const fresh = new ImageDelivery({ objects, transformer: { transform: () => Promise.reject(new Error('must not be called')) } });
-  const again = await fresh.get(key, { height: 250 });
-  t.match(await sharp(again!.body).metadata(), { height: 250 });
+  await images.get(key, { height: 256 });
+  const sharpJobs = sharpTransformer();
+  const fresh = new ImageDelivery({ objects, transformer: { measure: (input) => sharpJobs.measure(input), transform: () => Promise.reject(new Error('must not be called')) } });
+  const again = await fresh.get(key, { height: 256 });
+  t.match(await sharp(again!.body).metadata(), { height: 256 });
   t.equal(watch.calls, 1);
 });
 
-t.test('distinct new variants run at most maxJobs at a time; past maxQueued waiting, ImagesBusy', async (t) => {
-  const { images, watch, key } = await setup(t, { maxJobs: 2, maxQueued: 4 });
-  const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => images.get(key, { width: 200 + i })));
-  t.equal(watch.peak, 2, 'never more than two sharp jobs at once');
-  // Two running and four queued are served, the other four refused (unless a job ends before the
-  // last request arrives, which only a very slow machine would see).
-  t.ok(results.filter((r) => r.status === 'fulfilled').length >= 6, 'two running and four queued are served');
+t.test('distinct new variants: at most the slots at once, and one address at most its share of them', async (t) => {
+  const widths = [200, 240, 256, 320, 400, 480, 512, 600];
+  const one = await setup(t, { slots: 2, maxQueued: 64 });
+  await Promise.all(widths.map((width) => one.images.get(one.key, { width }, '192.0.2.1')));
+  t.equal(one.watch.peak, 1, 'one address alone: one slot of two (the other is kept for whoever comes next)');
+  const two = await setup(t, { slots: 2, maxQueued: 64 });
+  await Promise.all(widths.map((width, i) => two.images.get(two.key, { width }, i % 2 ? '192.0.2.1' : '192.0.2.2')));
+  t.equal(two.watch.peak, 2, 'two addresses: both slots');
+  t.match(two.images.stats(), { running: 0, queued: 0, transforms: widths.length }, 'every slot given back');
+});
+
+t.test('past the waiting bounds: ImagesBusy in all, TooManyNewVariants for one address', async (t) => {
+  const widths = [200, 240, 256, 320, 400, 480, 512, 600, 640, 768];
+  const own = await setup(t, { slots: 1, maxQueued: 4, maxQueuedPerAddress: 2 });
+  const results = await Promise.allSettled(widths.map((width, i) => own.images.get(own.key, { width }, `192.0.2.${i % 5}`)));
   const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-  t.ok(refused.length >= 1 && refused.length <= 4, `${refused.length} refused`);
+  // One running, four waiting (at most two of each address): the other five are refused.
+  t.ok(results.filter((r) => r.status === 'fulfilled').length >= 5, 'one running and four waiting are served');
+  t.ok(refused.length >= 1, `${refused.length} refused`);
   t.ok(refused.every((r) => r.reason instanceof ImagesBusy && r.reason.retryAfterSeconds === 1));
-  t.match(images.stats(), { running: 0, queued: 0, transforms: 10 - refused.length }, 'every slot given back');
+  const lined = await Promise.allSettled(widths.slice(0, 5).map((width) => own.images.get(own.key, { height: width + 1 }, '198.51.100.7')));
+  const tooMany = lined.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  t.ok(tooMany.length >= 1 && tooMany.every((r) => r.reason instanceof TooManyNewVariants && r.reason.detail.bucket === 'api.v1.image.variants.waiting'), 'one address: two waiting at most');
+  t.match(own.images.stats(), { running: 0, queued: 0 });
+});
+
+t.test('new variants per address: a burst, then refused until the bucket refills; kept ones are free; AVIF costs more', async (t) => {
+  const { images, key } = await setup(t, { missRate: { perMinute: 1, burst: 5 }, avifCost: 4 });
+  for (const width of [200, 240, 256, 320, 400]) await images.get(key, { width }, '203.0.113.9');
+  await t.rejects(images.get(key, { width: 480 }, '203.0.113.9'), TooManyNewVariants);
+  for (const width of [200, 240, 256, 320, 400]) t.ok(await images.get(key, { width }, '203.0.113.9'), `${width}: made already, served`);
+  t.ok(await images.get(key, { width: 480 }, '203.0.113.10'), 'another address has its own bucket');
+  t.ok(await images.get(key, { width: 200, format: 'avif' }, '203.0.113.11'), 'an AVIF variant takes four of five');
+  await t.rejects(images.get(key, { width: 240, format: 'avif' }, '203.0.113.11'), TooManyNewVariants);
+  t.ok(await images.get(key, { width: 640 }, '203.0.113.11'), 'the fifth token still makes a WebP or JPEG');
+  const refused = await images.get(key, { width: 768 }, '203.0.113.11').catch((error: unknown) => error);
+  t.match(refused, { detail: { bucket: 'api.v1.image.variants', limit: 1, windowSeconds: 60 } });
+  const { retryAfterSeconds } = refused as TooManyNewVariants;
+  t.ok(retryAfterSeconds > 30 && retryAfterSeconds <= 60, `back in ${retryAfterSeconds} s: one token a minute`);
+});
+
+t.test('the store holds at most the budget: least recently used variants go first', async (t) => {
+  // Room for about six small variants.
+  const { objects, images, key } = await setup(t, { variantBudgetBytes: 6 * storedCost(12_000) });
+  const widths = [32, 48, 64, 96, 128, 160, 200, 240, 256];
+  for (const width of widths.slice(0, 3)) await images.get(key, { width });
+  for (const width of widths.slice(3)) {
+    await images.get(key, { width });
+    // The first is used again each time: it stays.
+    await images.get(key, { width: 32 });
+  }
+  const kept = await objects.list('variants/');
+  let bytes = 0;
+  for (const variant of kept) bytes += storedCost((await objects.head(variant))!.size);
+  t.ok(bytes <= images.stats().keptBytes + 1 && bytes <= 6 * storedCost(12_000), `${kept.length} kept, ${bytes} bytes counted`);
+  t.ok(kept.includes(`variants/${key}/resize-32x.format-jpeg`), 'the one used all along is kept');
+  t.notOk(kept.includes(`variants/${key}/resize-48x.format-jpeg`), 'the least recently used is gone');
+  t.ok(kept.includes(`variants/${key}/resize-256x.format-jpeg`), 'the newest is kept');
+  t.ok(images.stats().evicted >= 1);
+});
+
+t.test('a delivery started on a store over its budget learns what is there and evicts down to it', async (t) => {
+  const { objects, images, key } = await setup(t);
+  for (const width of [32, 48, 64, 96, 128, 160]) await images.get(key, { width });
+  const listed = await objects.list('variants/');
+  t.equal(listed.length, 6);
+  const small = new ImageDelivery({ objects, transformer: sharpTransformer(), variantBudgetBytes: 3 * storedCost(8_000) });
+  await small.scanStore();
+  const left = await objects.list('variants/');
+  t.ok(left.length < listed.length && left.length >= 1, `${left.length} of ${listed.length} left`);
+  t.ok(small.stats().keptBytes <= 3 * storedCost(8_000));
 });
 
 t.test('memory holds recent images within its byte bound; nothing cached when it is 0', async (t) => {
   const { images, key } = await setup(t, { cacheBytes: 200_000 });
-  for (let i = 0; i < 12; i++) await images.get(key, { width: 300 + i });
+  for (const width of [200, 240, 256, 320, 400, 480, 512, 600, 640, 768, 800, 960]) await images.get(key, { width });
   const { cachedBytes, cachedEntries } = images.stats();
   t.ok(cachedBytes <= 200_000 && cachedEntries > 0, `${cachedEntries} entries, ${cachedBytes} bytes`);
   const none = await setup(t, { cacheBytes: 0 });
