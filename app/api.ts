@@ -7,6 +7,8 @@ import { TurnRelay } from '../api/agent-relay.js';
 import { BodyBudget } from '../api/body-budget.js';
 import { openChatModel } from '../infra/models/index.js';
 import { KeyDirectory } from '../api/auth/key-directory.js';
+import { SessionLiveness } from '../api/auth/session-liveness.js';
+import { ShopperEventRecorder } from '../commands/shopper-events.js';
 import { PreflightCache } from '../api/preflight-cache.js';
 import type { EventLimits } from '../api/routes/events.js';
 import { endpointGroups } from '../api/routes/index.js';
@@ -64,11 +66,23 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       () => {},
     );
   }
+  const imageLimits = config.images;
   const images = new ImageDelivery({
     objects: platform.objects,
-    transformer: sharpTransformer(),
-    onStoreError: (error, key) => logger.warn({ err: error, key }, 'an image variant was served but could not be kept in the object store'),
+    transformer: sharpTransformer({ avifEffort: imageLimits.avifEffort }),
+    slots: imageLimits.slots,
+    slotsPerAddress: imageLimits.slotsPerAddress,
+    avifSlots: imageLimits.avifSlots,
+    avifCost: imageLimits.avifCost,
+    maxQueued: imageLimits.maxQueued,
+    maxQueuedPerAddress: imageLimits.maxQueuedPerAddress,
+    missRate: { perMinute: imageLimits.missesPerMinute, burst: imageLimits.missBurst },
+    variantBudgetBytes: imageLimits.variantBudgetBytes,
+    cacheBytes: imageLimits.cacheBytes,
+    onStoreError: (error, key) => logger.warn({ err: error, key }, 'an image variant could not be kept in (or evicted from) the object store; it was still served'),
   });
+  // The variants already kept count against the budget: learnt in the background.
+  void images.scanStore();
   const usage = postgresUsageStore(platform.database.db);
   const relay = new TurnRelay({
     channel: platform.channel,
@@ -80,10 +94,16 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
     maxPerOrganization: config.agent.maxPerOrganization,
   });
   platform.relay = relay;
+  // Widget sessions: one recorder of their streams for the events and search routes, and whether
+  // a session's key and organization still exist (checked again within EVENTS_SESSION_CHECK_SECONDS).
+  const eventLimits = { ...config.events, ...options.eventLimits };
+  const sessions = new ShopperEventRecorder(platform.eventStore, { limits: eventLimits });
+  const liveness = new SessionLiveness(platform.eventStore, { ttlMs: config.events.sessionCheckMs });
   const app = await buildApi({
     logger,
     readiness: platform.readiness,
     trustProxy: config.trustProxy,
+    timeouts: config.serverTimeouts,
     database: platform.database,
     now: options.now,
     authentication: { keys, serverSecret: platform.secret, demo: { key: config.demo.key, organizationId: DEMO_ORGANIZATION_ID, plan } },
@@ -96,9 +116,12 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       waitFor: (position, projections) => platform.projections.waitFor(position, projections),
       serverSecret: platform.secret,
       preflightCache: options.cachePreflight === false ? undefined : preflightCache,
-      eventLimits: options.eventLimits,
+      eventLimits,
+      sessions,
+      liveness,
+      onSessionRecordError: (error) => logger.warn({ err: error }, 'search results could not be recorded on their widget session'),
       queue: platform.queue,
-      uploadBudget: new BodyBudget(config.uploadBudgetBytes),
+      uploadBudget: new BodyBudget({ capacity: config.uploadBudgetBytes, ...config.uploadLimits }),
       relay,
       thinkingLevels: openChatModel(config).thinkingLevels,
       search,

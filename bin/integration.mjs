@@ -52,6 +52,9 @@ const BACKEND_INDEPENDENT = [
   /^test\/projections\/crash\.test\.ts$/,
   // The HTTP shell with stub readiness checks and no database.
   /^test\/api\/(app|openapi|retired|validation)\.test\.ts$/,
+  // Caches over a stub event store, and the image slots and buckets over a moved clock.
+  /^test\/api\/session-liveness\.test\.ts$/,
+  /^test\/infra\/image-slots\.test\.ts$/,
 ];
 
 const everyTest = () =>

@@ -4,6 +4,7 @@
 // event's metadata (`schemaVersion`); events written before versioning carry none and are version 1.
 import type { z } from 'zod';
 import { eventSchemas } from './event-schemas.js';
+import { DEFAULT_SHOPPER_EVENT_LIMITS, isIsoCurrency } from './session/index.js';
 
 export const SCHEMA_VERSION = 'schemaVersion';
 
@@ -16,6 +17,21 @@ const upcasters: Record<string, Record<number, (data: Data) => Data>> = {
   SourceCreated: {
     1: (data) => ({ ...data, markets: data.markets ?? [], defaultMarket: data.defaultMarket ?? null }),
   },
+  // Before shopper events said whether they count, POST /v1/events took any three letters as a
+  // currency and values up to 1e9. Such events stay readable and count in nothing; the rest of
+  // version 1 counts as it did (its items were never checked, and cannot be now).
+  ShopperEventsRecorded: {
+    1: (data) => ({
+      ...data,
+      events: (data.events as Array<Record<string, unknown>>).map((event) => ({ ...event, unverified: unverifiedBefore(event) })),
+    }),
+  },
+};
+
+const unverifiedBefore = (event: Record<string, unknown>): 'currency' | 'value' | null => {
+  if (typeof event.currency === 'string' && !isIsoCurrency(event.currency)) return 'currency';
+  if (typeof event.value === 'number' && event.value > DEFAULT_SHOPPER_EVENT_LIMITS.maxValue) return 'value';
+  return null;
 };
 
 /** The version this build writes for `type`; undefined for a type it does not know. */

@@ -12,7 +12,7 @@ import type { OrganizationEvent } from './organization/events.js';
 import type { SourceEvent } from './source/events.js';
 import type { SyncJobEvent } from './sync-job/events.js';
 import type { WidgetPresetEvent } from './widget-preset/events.js';
-import { SHOPPER_EVENT_TYPES, type SessionEvent } from './session/events.js';
+import { SHOPPER_EVENT_TYPES, UNVERIFIED_REASONS, type SessionEvent } from './session/events.js';
 
 /** Every event type the domain writes: each must have a schema (a new one fails the type check). */
 type DomainEventType = (ApiKeyEvent | DatasetEvent | FileEvent | ItemEvent | OrganizationEvent | SourceEvent | SyncJobEvent | WidgetPresetEvent | SessionEvent)['type'];
@@ -116,6 +116,20 @@ const schemas = {
       events: z.array(z.looseObject({ type: z.enum(SHOPPER_EVENT_TYPES) })).max(100),
       at,
     }),
+    // Each shopper event says whether it counts (domain/session/admission.ts); version 1 events
+    // get theirs from the upcaster (domain/event-registry.ts).
+    2: data({
+      sessionId: id,
+      ...organizationIds,
+      demo: z.boolean(),
+      receivedAt: at,
+      events: z.array(z.looseObject({ type: z.enum(SHOPPER_EVENT_TYPES), unverified: z.enum(UNVERIFIED_REASONS).nullable() })).max(100),
+      at,
+    }),
+  },
+
+  SearchResultsShown: {
+    1: data({ sessionId: id, ...organizationIds, demo: z.boolean(), shown: z.array(z.looseObject({ itemId: id, datasetId: id })).max(100), at }),
   },
 
   AgentTurnCompleted: {

@@ -9,8 +9,8 @@
 // CLAIM_TIMEOUT; the replay then starts again (it writes nothing until the swap).
 import { hostname } from 'node:os';
 import { sql, type Kysely } from 'kysely';
-import { attribute, emptyIncrements, noteShownByAgent, shownInMemory, tally } from '../domain/analytics/days.js';
-import type { AgentTurnCompleted, ShopperEventsRecorded } from '../domain/session/events.js';
+import { attribute, emptyIncrements, noteShown, shownInMemory, tally } from '../domain/analytics/days.js';
+import type { AgentTurnCompleted, SearchResultsShown, ShopperEventsRecorded } from '../domain/session/events.js';
 import type { EventStore, RecordedEvent } from '../infra/eventstore/port.js';
 import { comparePositions, parsePosition } from '../infra/eventstore/position.js';
 import { addIncrements, dropGeneration, SHOWN_KEPT_MS } from './analytics.js';
@@ -120,11 +120,11 @@ export class AnalyticsBuilder {
           break;
         }
         read++;
-        if (event.type === 'AgentTurnCompleted') {
-          const turn = (event as RecordedEvent<AgentTurnCompleted>).data;
-          if (turn.organizationId !== target.organizationId) continue;
-          noteShownByAgent(turn.sessionId, turn.shown, shown);
-          lastSeen.set(turn.sessionId, Date.parse(turn.at));
+        if (event.type === 'AgentTurnCompleted' || event.type === 'SearchResultsShown') {
+          const showing = (event as RecordedEvent<AgentTurnCompleted> | RecordedEvent<SearchResultsShown>).data;
+          if (showing.organizationId !== target.organizationId) continue;
+          noteShown(showing.sessionId, showing.shown, shown);
+          lastSeen.set(showing.sessionId, Date.parse(showing.at));
           continue;
         }
         if (event.type !== 'ShopperEventsRecorded') continue;

@@ -9,18 +9,20 @@
 // position into it and then, in one transaction, makes it the active one and drops the old. Old
 // numbers answer until the new ones are complete, and the swap is atomic.
 //
-// The agent's turns (`AgentTurnCompleted`) count no figure of their own; what they put on screen
-// makes a later add to cart or purchase of it assisted, as a product view does.
+// The agent's turns (`AgentTurnCompleted`) and searches' results (`SearchResultsShown`) count no
+// figure of their own; what they put on screen makes a later add to cart or purchase of it
+// assisted. What a client reports it showed (product_view, product_click) does not.
+// Shopper events kept apart when recorded (`unverified`) count only as `unverified` on their day.
 import { sql, type Kysely } from 'kysely';
-import { attribute, emptyIncrements, noteShownByAgent, tally, tenThousandthsText, type DayIncrements, type ShownItems } from '../domain/analytics/days.js';
+import { attribute, emptyIncrements, noteShown, tally, tenThousandthsText, type DayIncrements, type ShownItems } from '../domain/analytics/days.js';
 import type { OrganizationEvent } from '../domain/organization/events.js';
-import type { AgentTurnCompleted, SessionEvent, ShopperEventsRecorded } from '../domain/session/events.js';
+import type { AgentTurnCompleted, SearchResultsShown, SessionEvent, ShopperEventsRecorded } from '../domain/session/events.js';
 import type { RecordedEvent } from '../infra/eventstore/port.js';
 import { positionToString } from '../infra/eventstore/position.js';
 import { projector } from './projector.js';
 
 type AnalyticsEvent = OrganizationEvent | SessionEvent;
-type Recorded = RecordedEvent<ShopperEventsRecorded> | RecordedEvent<AgentTurnCompleted>;
+type Recorded = RecordedEvent<ShopperEventsRecorded> | RecordedEvent<AgentTurnCompleted> | RecordedEvent<SearchResultsShown>;
 
 /** How long a session can still send events after its first (the session token's life) and some. */
 export const SHOWN_KEPT_MS = 3 * 24 * 60 * 60 * 1000;
@@ -38,15 +40,16 @@ export async function addIncrements(db: Kysely<any>, organizationId: string, gen
   const days = [...increments.counts];
   if (days.length) {
     await sql`
-      insert into analytics_days (organization_id, generation, date, messages, product_clicks, add_to_carts, purchases)
+      insert into analytics_days (organization_id, generation, date, messages, product_clicks, add_to_carts, purchases, unverified)
       select ${organizationId}::uuid, ${generation}::int, d.*
         from unnest(${days.map(([date]) => date)}::text[], ${days.map(([, c]) => c.messages)}::bigint[], ${days.map(([, c]) => c.productClicks)}::bigint[],
-                    ${days.map(([, c]) => c.addToCarts)}::bigint[], ${days.map(([, c]) => c.purchases)}::bigint[]) as d
+                    ${days.map(([, c]) => c.addToCarts)}::bigint[], ${days.map(([, c]) => c.purchases)}::bigint[], ${days.map(([, c]) => c.unverified)}::bigint[]) as d
       on conflict (organization_id, generation, date) do update set
         messages = analytics_days.messages + excluded.messages,
         product_clicks = analytics_days.product_clicks + excluded.product_clicks,
         add_to_carts = analytics_days.add_to_carts + excluded.add_to_carts,
-        purchases = analytics_days.purchases + excluded.purchases`.execute(db);
+        purchases = analytics_days.purchases + excluded.purchases,
+        unverified = analytics_days.unverified + excluded.unverified`.execute(db);
   }
   const revenue = [...increments.revenue].map(([key, [sum, assisted]]) => {
     const [date = '', currency = ''] = key.split('\0');
@@ -165,8 +168,8 @@ export async function applyShopperEvents(db: Kysely<any>, batch: readonly Record
   const tallies = new Map<string, { generation: Generation; increments: DayIncrements }>();
   for (const event of batch) {
     shown.current = event;
-    if (event.type === 'AgentTurnCompleted') {
-      noteShownByAgent(event.data.sessionId, event.data.shown, shown);
+    if (event.type === 'AgentTurnCompleted' || event.type === 'SearchResultsShown') {
+      noteShown(event.data.sessionId, event.data.shown, shown);
       continue;
     }
     const assisted = attribute(event.data.sessionId, event.data.events, shown);
@@ -216,13 +219,14 @@ export const analytics = projector<AnalyticsEvent>({
     AnalyticsRebuildRequested: (db, event) => openGeneration(db, event, event.data.organizationId, null, 'rebuild'),
     ShopperEventsRecorded: (db, event) => applyShopperEvents(db, [event]),
     AgentTurnCompleted: (db, event) => applyShopperEvents(db, [event]),
+    SearchResultsShown: (db, event) => applyShopperEvents(db, [event]),
   },
   // Runs of shopper events apply together (a few statements per run, whatever its length);
   // organization events between them, one by one, in order.
   applyBatch: async (db, events) => {
     let run: Recorded[] = [];
     for (const event of events) {
-      if (event.type === 'ShopperEventsRecorded' || event.type === 'AgentTurnCompleted') {
+      if (event.type === 'ShopperEventsRecorded' || event.type === 'AgentTurnCompleted' || event.type === 'SearchResultsShown') {
         run.push(event as Recorded);
         continue;
       }

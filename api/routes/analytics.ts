@@ -37,6 +37,7 @@ const day = z.object({
   revenue: z.number(),
   revenueByCurrency: z.record(z.string(), z.number()).optional(),
   assistedRevenue: z.number(),
+  unverified: z.number().int().optional().describe("Events recorded that day but counted in no figure (another organization's item or dataset, an intent not the session's, a purchase past the session's revenue bound); present when there were any."),
   conversionRate: z.number(),
 });
 
@@ -50,7 +51,8 @@ export const analyticsRoutes = (context: RouteContext) => (app: FastifyInstance)
         description:
           'Sessions, messages, product clicks, add to carts, purchases and revenue per day in the organization\'s reporting timezone, every day of the range (zeros included). ' +
           '`revenue` is in the main currency (`currency`: its datasets\' currency, CAD when unset); other currencies are in `revenueByCurrency`, not converted. ' +
-          '`assistedRevenue` sums purchases of items the stylist showed earlier in the same session; `conversionRate` is sessions with a purchase ÷ sessions.',
+          '`assistedRevenue` sums purchases of items the service itself showed earlier in the same session (the agent\'s products, results of a search naming the session); `conversionRate` is sessions with a purchase ÷ sessions. ' +
+          'Figures count only events the service could check (their items and datasets the organization\'s, within the bounds); the rest count as `unverified`.',
         querystring: z.object({ from: isoDate('from'), to: isoDate('to') }),
         response: {
           200: z.object({

@@ -1,5 +1,7 @@
 // POST /v1/search (document 3 §3 "Search"; document 1's response-only product fields): the
 // shopper's search box, public key or demo. The route checks the body and hands it to the query.
+// With the widget session's `sessionId`, the results are recorded on that session as shown by the
+// service (SearchResultsShown), which is what assisted revenue counts.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { COLOR_FAMILIES, FITS, GENDERS, MATERIALS, PATTERNS, SLOTS } from '../../domain/catalogue/vocabulary.js';
@@ -7,12 +9,17 @@ import { MARKET_FALLBACKS } from '../../domain/pricing/index.js';
 import { STORE_MESSAGE, storeSchema } from '../../domain/store-scope.js';
 import { searchCatalogue, type SearchDeps } from '../../projections/queries/search.js';
 import { zodRoutes } from '../plugins/validation.js';
-import { callerOf, type RouteContext } from './context.js';
+import { callerOf, commandMeta, type RouteContext } from './context.js';
 import { linkItem, type ImageLinks } from '../../domain/item/image-links.js';
 import { itemSchema, variantSchema } from './item-schema.js';
+import type { ShopperEventRecorder } from '../../commands/shopper-events.js';
 
 export interface SearchContext extends RouteContext {
   search: Omit<SearchDeps, 'db'>;
+  /** Records what a search with a `sessionId` showed; without it nothing is recorded. */
+  sessions?: ShopperEventRecorder;
+  /** Where a recording that failed is reported (the search answers all the same). */
+  onSessionRecordError?: (error: unknown) => void;
 }
 
 export const SEARCH_LIMITS = { query: 500, limit: 100, defaultLimit: 20, datasetIds: 100, price: 1e9 };
@@ -29,6 +36,7 @@ export const searchMessages = {
   onSale: 'filters.onSale must be a boolean.',
   family: 'filters.family must be a string of 1 to 100 characters.',
   priceOrder: 'filters.minPrice must not be above filters.maxPrice.',
+  sessionId: 'sessionId must be a uuid (session.sessionId from GET /v1/widget/preflight).',
 };
 
 const oneOf = <T extends readonly [string, ...string[]]>(field: string, values: T) => z.enum(values, { error: searchMessages.oneOf(field, values) }).optional();
@@ -43,6 +51,11 @@ const body = z.object({
     .max(SEARCH_LIMITS.limit, searchMessages.limit)
     .default(SEARCH_LIMITS.defaultLimit),
   datasetIds: z.array(z.string({ error: searchMessages.datasetIds }).max(100, searchMessages.datasetIds), { error: searchMessages.datasetIds }).max(SEARCH_LIMITS.datasetIds, searchMessages.datasetIds).optional(),
+  sessionId: z
+    .uuid({ error: searchMessages.sessionId })
+    .transform((id) => id.toLowerCase())
+    .nullish()
+    .describe("The widget session's `session.sessionId` from preflight: the results are recorded as shown in it, for assisted revenue. Never used for authorization."),
   store: storeSchema.nullish(),
   country: z
     .string({ error: searchMessages.country })
@@ -101,7 +114,7 @@ export const searchRoutes = (context: SearchContext & ImageLinks) => (app: Fasti
       },
     },
     async (request) => {
-      const { query, limit, datasetIds, store, country, filters } = request.body;
+      const { query, limit, datasetIds, store, country, filters, sessionId } = request.body;
       const found = await searchCatalogue(
         { db: context.db, ...context.search },
         {
@@ -114,6 +127,14 @@ export const searchRoutes = (context: SearchContext & ImageLinks) => (app: Fasti
           ...(filters ? { filters } : {}),
         },
       );
+      if (sessionId && context.sessions) {
+        const caller = callerOf(request);
+        const shown = found.results.map(({ itemId, datasetId }) => ({ itemId, datasetId }));
+        // Recorded before the answer, so whatever the shopper does next comes after it; a failure costs the attribution, not the search.
+        await context.sessions
+          .recordSearchResults({ sessionId, organizationId: caller.organizationId, demo: caller.demo, shown }, commandMeta(request))
+          .catch((error: unknown) => context.onSessionRecordError?.(error));
+      }
       return { ...found, results: found.results.map((result) => linkItem(result, context.baseUrl)) };
     },
   );

@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { createLogger } from '../../api/logging.js';
 import { executeCommand } from '../../app/cli/execute.js';
 import { openPlatform } from '../../app/platform.js';
-import { SHOPPER_EVENT_TYPES, sessionStream, type ShopperEvent } from '../../domain/session/events.js';
+import { SHOPPER_EVENT_TYPES, sessionStream, type RecordedShopperEvent } from '../../domain/session/events.js';
 import { loadConfig } from '../../infra/config/config.js';
 import { activeGeneration, storedDays } from '../../projections/queries/analytics.js';
 import { openPostgresBackend } from '../eventstore.js';
@@ -35,7 +35,7 @@ export interface ReplayResult {
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-function shopperEvents(next: () => number, count: number): ShopperEvent[] {
+function shopperEvents(next: () => number, count: number): RecordedShopperEvent[] {
   return Array.from({ length: count }, () => {
     const type = SHOPPER_EVENT_TYPES[Math.floor(next() * SHOPPER_EVENT_TYPES.length)]!;
     const money = type === 'purchase' || type === 'add_to_cart';
@@ -49,6 +49,8 @@ function shopperEvents(next: () => number, count: number): ShopperEvent[] {
       value: money ? Math.round(next() * 20_000) / 100 : null,
       currency: money ? (next() < 0.9 ? 'CAD' : 'USD') : null,
       data: null,
+      // Appended as POST /v1/events records them, each saying whether it counts: these all do.
+      unverified: null,
     };
   });
 }

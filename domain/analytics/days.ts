@@ -8,15 +8,22 @@
 //                  received the event (`receivedAt`); the client's `at` is kept but never counts,
 //                  since shopper devices' clocks are often wrong by minutes to years. A day is
 //                  23 or 25 hours long across a daylight-saving change, as the zone's clock says.
-//   sessions       distinct sessions with at least one event that day;
-//   messages, productClicks, addToCarts, purchases: events of that type that day;
+//   counted        a shopper event recorded as counting (`unverified` null: its item and dataset
+//                  are the organization's, its intent this session's, its purchase within the
+//                  session's revenue bound; domain/session/admission.ts); every figure below
+//                  counts only these;
+//   unverified     events recorded but kept apart that day (counted in no other figure);
+//   sessions       distinct sessions with at least one counted event that day;
+//   messages, productClicks, addToCarts, purchases: counted events of that type that day;
 //   revenue        sum of purchase values, per currency (the main one answers as `revenue`);
-//   assisted       an add to cart or purchase of an item the stylist showed earlier in the same
-//                  session (a product_view or product_click of that item before it, or an agent
-//                  turn that put it on screen: AgentTurnCompleted's `shown`);
+//   assisted       an add to cart or purchase of an item the service itself put on the session's
+//                  screen before it: an agent turn's `shown` (AgentTurnCompleted) or a search's
+//                  results (SearchResultsShown). A product_view or product_click the client
+//                  reports shows nothing: the client could name any item;
 //   assistedRevenue  sum of assisted purchases' values;
 //   conversionRate   sessions with a purchase that day ÷ sessions that day.
-import type { ShopperEvent } from '../session/events.js';
+import type { RecordedShopperEvent } from '../session/events.js';
+import { toTenThousandths } from '../session/money.js';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -59,6 +66,8 @@ export interface DayCounts {
   productClicks: number;
   addToCarts: number;
   purchases: number;
+  /** Events recorded but kept apart (counted in nothing else). */
+  unverified: number;
 }
 
 /** What a run of events adds to the days of one timezone. */
@@ -95,34 +104,31 @@ export const shownInMemory = (): ShownItems & { forget(sessionId: string): void 
   };
 };
 
-const SHOWING = new Set(['product_view', 'product_click']);
-
-/** Whether each event is assisted, deciding in order and noting what each shows. */
-export function attribute(sessionId: string, events: readonly ShopperEvent[], shown: ShownItems): boolean[] {
-  return events.map((event) => {
-    if (!event.itemId) return false;
-    if (SHOWING.has(event.type)) {
-      shown.add(sessionId, event.itemId);
-      return false;
-    }
-    return (event.type === 'add_to_cart' || event.type === 'purchase') && shown.has(sessionId, event.itemId);
-  });
+/** Whether each event is assisted: a counted add to cart or purchase of an item the service showed the session before. */
+export function attribute(sessionId: string, events: readonly RecordedShopperEvent[], shown: ShownItems): boolean[] {
+  return events.map((event) => event.unverified === null && event.itemId !== null && (event.type === 'add_to_cart' || event.type === 'purchase') && shown.has(sessionId, event.itemId));
 }
 
-/** What an agent turn put on screen counts as shown to its session. */
-export function noteShownByAgent(sessionId: string, items: ReadonlyArray<{ itemId: string }>, shown: ShownItems): void {
+/** What the service put on a session's screen (an agent turn's `shown`, a search's results) counts as shown to it. */
+export function noteShown(sessionId: string, items: ReadonlyArray<{ itemId: string }>, shown: ShownItems): void {
   for (const item of items) shown.add(sessionId, item.itemId);
 }
 
 /** Adds one request's events (already attributed) to the increments of the days of `timezone`. */
-export function tally(into: DayIncrements, timezone: string, batch: { sessionId: string; receivedAt: string; events: readonly ShopperEvent[] }, assisted: readonly boolean[]): void {
+export function tally(into: DayIncrements, timezone: string, batch: { sessionId: string; receivedAt: string; events: readonly RecordedShopperEvent[] }, assisted: readonly boolean[]): void {
   if (!batch.events.length) return;
   const date = dayOf(batch.receivedAt, timezone);
   let counts = into.counts.get(date);
-  if (!counts) into.counts.set(date, (counts = { messages: 0, productClicks: 0, addToCarts: 0, purchases: 0 }));
+  if (!counts) into.counts.set(date, (counts = { messages: 0, productClicks: 0, addToCarts: 0, purchases: 0, unverified: 0 }));
   const sessionKey = `${date}\0${batch.sessionId}`;
   let purchased = into.sessions.get(sessionKey) ?? false;
+  let counted = into.sessions.has(sessionKey);
   batch.events.forEach((event, i) => {
+    if (event.unverified !== null) {
+      counts.unverified++;
+      return;
+    }
+    counted = true;
     if (event.type === 'message_sent') counts.messages++;
     else if (event.type === 'product_click') counts.productClicks++;
     else if (event.type === 'add_to_cart') counts.addToCarts++;
@@ -139,11 +145,11 @@ export function tally(into: DayIncrements, timezone: string, batch: { sessionId:
       }
     }
   });
-  into.sessions.set(sessionKey, purchased);
+  if (counted) into.sessions.set(sessionKey, purchased);
 }
 
 /** Money as counted: ten-thousandths of a unit (amounts finer than that are rounded). */
-export const toTenThousandths = (value: number): number => Math.round(value * 10_000);
+export { toTenThousandths };
 
 /** Ten-thousandths as the exact decimal text Postgres `numeric` takes. */
 export const tenThousandthsText = (amount: number): string => {
@@ -163,6 +169,8 @@ export interface DailyFigures {
   revenue: number;
   revenueByCurrency?: Record<string, number>;
   assistedRevenue: number;
+  /** Events recorded that day but counted in none of these figures; present when there were any. */
+  unverified?: number;
   /** Sessions with a purchase ÷ sessions, 0 with no sessions; rounded to 4 places. */
   conversionRate: number;
 }
@@ -202,6 +210,7 @@ export function dailyFigures(day: StoredDay, mainCurrency: string): DailyFigures
     revenue: cents(revenue),
     ...(Object.keys(others).length ? { revenueByCurrency: others } : {}),
     assistedRevenue: cents(assistedRevenue),
+    ...(day.unverified ? { unverified: day.unverified } : {}),
     conversionRate: day.sessions ? Math.round((day.purchasingSessions / day.sessions) * 10_000) / 10_000 : 0,
   };
 }

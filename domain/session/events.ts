@@ -36,6 +36,25 @@ export const shopperEvent = (type: ShopperEventType, fields: Partial<Omit<Shoppe
   ...fields,
 });
 
+/**
+ * Why a recorded shopper event is kept apart: recorded on the session as sent, counted in no
+ * figure of analytics (docs: "What analytics can and cannot vouch for").
+ *   item             its itemId is not an item of the session's organization (nor of its datasetId)
+ *   dataset          its datasetId is not a dataset of the session's organization
+ *   intent           its intent is not a cart intent the agent handed this session (for this item)
+ *   session-revenue  a purchase past the session's revenue bound in its currency
+ *   currency, value  a currency that is not ISO 4217, or a value past the bound of one event: only
+ *                    on events stored before POST /v1/events refused them (version 1, upcast)
+ */
+export const UNVERIFIED_REASONS = ['item', 'dataset', 'intent', 'session-revenue', 'currency', 'value'] as const;
+export type UnverifiedReason = (typeof UNVERIFIED_REASONS)[number];
+
+/** A shopper event as recorded: as sent, with whether it counts. */
+export interface RecordedShopperEvent extends ShopperEvent {
+  /** Why it counts in no figure; null when it counts. */
+  unverified: UnverifiedReason | null;
+}
+
 export interface ShopperEventsRecorded {
   type: 'ShopperEventsRecorded';
   data: {
@@ -45,7 +64,24 @@ export interface ShopperEventsRecorded {
     demo: boolean;
     /** When the service received the request: the time every event of it counts at (client clocks skew). */
     receivedAt: string;
-    events: ShopperEvent[];
+    events: RecordedShopperEvent[];
+    at: string;
+  };
+}
+
+/**
+ * Products POST /v1/search put on a widget session's screen (a search naming `sessionId`): with
+ * the agent's turns, the only record of what the service itself showed, which is what assisted
+ * revenue counts. Never the query's words.
+ */
+export interface SearchResultsShown {
+  type: 'SearchResultsShown';
+  data: {
+    sessionId: string;
+    organizationId: string;
+    demo: boolean;
+    /** The results, in ranked order. */
+    shown: Array<{ itemId: string; datasetId: string }>;
     at: string;
   };
 }
@@ -77,6 +113,6 @@ export interface AgentTurnCompleted {
   };
 }
 
-export type SessionEvent = ShopperEventsRecorded | AgentTurnCompleted;
+export type SessionEvent = ShopperEventsRecorded | AgentTurnCompleted | SearchResultsShown;
 
 export const sessionStream = (sessionId: string): string => `session-${sessionId}`;

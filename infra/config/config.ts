@@ -118,6 +118,12 @@ const environment = z.object({
   INGEST_PHOTO_TIMEOUT_MS: integer(10_000, 100, 120_000),
   INGEST_RETRY_DELAY_MS: integer(2_000, 0, 600_000),
   UPLOAD_BUDGET_MB: integer(16, 1, 1024),
+  UPLOAD_ORGANIZATION_SHARE_PERCENT: integer(50, 10, 100),
+  UPLOAD_DEADLINE_SECONDS: integer(120, 1, 3_600),
+  UPLOAD_MIN_KB_PER_SECOND: integer(8, 0, 1_000_000),
+  UPLOAD_SLOW_WINDOW_SECONDS: integer(10, 1, 600),
+  HTTP_REQUEST_TIMEOUT_SECONDS: integer(150, 1, 3_600),
+  HTTP_HEADERS_TIMEOUT_SECONDS: integer(20, 1, 600),
   QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   PROJECTION_LAG_LIMIT_SECONDS: integer(30, 1, 86_400),
   OUTBOUND_ALLOW_PRIVATE: flag(false),
@@ -130,6 +136,22 @@ const environment = z.object({
   STYLIST_CHAT_TIMEOUT_SECONDS: integer(60, 1, 600),
   STYLIST_CHAT_RETRIES: integer(3, 0, 10),
   STYLIST_CHAT_REASONING: flag(false),
+  IMAGE_TRANSFORM_SLOTS: integer(0, 0, 256),
+  IMAGE_TRANSFORM_SLOTS_PER_ADDRESS: integer(0, 0, 256),
+  IMAGE_AVIF_SLOTS: integer(1, 1, 256),
+  IMAGE_AVIF_COST: integer(4, 1, 1_000),
+  IMAGE_AVIF_EFFORT: integer(0, 0, 9),
+  IMAGE_QUEUE: integer(256, 0, 100_000),
+  IMAGE_QUEUE_PER_ADDRESS: integer(32, 0, 100_000),
+  IMAGE_VARIANTS_PER_MINUTE: integer(120, 1, 1_000_000),
+  IMAGE_VARIANT_BURST: integer(60, 1, 1_000_000),
+  IMAGE_VARIANTS_MAX_MB: integer(2048, 1, 100_000_000),
+  IMAGE_CACHE_MB: integer(64, 0, 65_536),
+  EVENTS_SESSION_RPM: integer(120, 1, 100_000),
+  EVENTS_ADDRESS_RPM: integer(1_200, 1, 10_000_000),
+  EVENTS_MAX_VALUE: integer(100_000_000, 1, 1_000_000_000),
+  EVENTS_MAX_SESSION_REVENUE: integer(100_000_000, 1, 100_000_000_000),
+  EVENTS_SESSION_CHECK_SECONDS: integer(5, 0, 10),
 });
 
 export type Environment = z.infer<typeof environment>;
@@ -179,6 +201,18 @@ export interface Config {
   };
   /** Bytes of upload bodies one process reads and works on at once; more wait their turn (api/body-budget.ts). */
   uploadBudgetBytes: number;
+  /** How big bodies (uploads, chat photos) are read (api/body-budget.ts). */
+  uploadLimits: {
+    /** Of uploadBudgetBytes, what one organization's bodies hold together. */
+    perOrganization: number;
+    /** A body still arriving after this long is cut off with 408. */
+    deadlineMs: number;
+    /** After the first window, a body slower than this over a window is cut off with 408 (0: no minimum). */
+    minBytesPerSecond: number;
+    windowMs: number;
+  };
+  /** Node's HTTP server: the whole request, and its headers, must have arrived within these (else 408 and the connection closes). */
+  serverTimeouts: { requestMs: number; headersMs: number };
   queue: {
     /** Messages of one subject unacknowledged at once across every process (JetStream max_ack_pending). */
     maxInFlight: number;
@@ -210,6 +244,42 @@ export interface Config {
     /** Send `reasoning_effort` for the thinking levels (servers that take it). */
     chatReasoning: boolean;
   };
+  /** GET /v1/image: what anyone may make the service transform and keep (infra/images/variants.ts). */
+  images: {
+    /** Transforms running at once in this process; undefined: one per core. */
+    slots?: number;
+    /** Of those, one client address at most; undefined: half the slots, at least one. */
+    slotsPerAddress?: number;
+    /** AVIF transforms running at once, each inside a slot. */
+    avifSlots: number;
+    /** New-variant tokens an AVIF variant takes. */
+    avifCost: number;
+    /** AVIF encoder effort, 0 (fastest) to 9. */
+    avifEffort: number;
+    /** Transforms waiting for a slot, in all and per address. */
+    maxQueued: number;
+    maxQueuedPerAddress: number;
+    /** New variants (cache misses) per client address: refilled per minute, and at most this many at once. */
+    missesPerMinute: number;
+    missBurst: number;
+    /** Bytes kept variants may take in the object store; least recently used are evicted. */
+    variantBudgetBytes: number;
+    /** Bytes of recently served images kept in memory. */
+    cacheBytes: number;
+  };
+  /** POST /v1/events (api/routes/events.ts, domain/session/admission.ts). */
+  events: {
+    /** Requests one widget session may send a minute. */
+    sessionRpm: number;
+    /** Requests one client address may send a minute, all sessions together. */
+    addressRpm: number;
+    /** The largest `value` of one event, in major units; past it the request is a 422. */
+    maxValue: number;
+    /** One session's counted purchases per currency, in major units; purchases past it are recorded but not counted. */
+    maxSessionRevenue: number;
+    /** How long a session's key and organization are trusted to be live (at most 10 s): a deletion stops its sessions within it. */
+    sessionCheckMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -235,6 +305,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } else {
     const stray = s3Fields.filter((name) => e[name]);
     if (stray.length) throw new ConfigError(`configuration error: S3_ENDPOINT must be set when ${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set`);
+  }
+  if (e.HTTP_REQUEST_TIMEOUT_SECONDS <= e.UPLOAD_DEADLINE_SECONDS) {
+    throw new ConfigError('configuration error: HTTP_REQUEST_TIMEOUT_SECONDS must be more than UPLOAD_DEADLINE_SECONDS (an upload cut off by its deadline answers 408 with what it stored)');
+  }
+  if (e.HTTP_HEADERS_TIMEOUT_SECONDS > e.HTTP_REQUEST_TIMEOUT_SECONDS) {
+    throw new ConfigError('configuration error: HTTP_HEADERS_TIMEOUT_SECONDS must be at most HTTP_REQUEST_TIMEOUT_SECONDS');
   }
   if (e.DATABASE_URL && !e.STYLIST_SECRET) {
     throw new ConfigError('configuration error: STYLIST_SECRET must be set when DATABASE_URL is set (every API process must share it)');
@@ -274,6 +350,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     ingest: { maxPerOrganization: e.INGEST_MAX_PER_ORGANIZATION, photoTimeoutMs: e.INGEST_PHOTO_TIMEOUT_MS, retryDelayMs: e.INGEST_RETRY_DELAY_MS },
     uploadBudgetBytes: e.UPLOAD_BUDGET_MB * 1024 * 1024,
+    uploadLimits: {
+      perOrganization: Math.floor((e.UPLOAD_BUDGET_MB * 1024 * 1024 * e.UPLOAD_ORGANIZATION_SHARE_PERCENT) / 100),
+      deadlineMs: e.UPLOAD_DEADLINE_SECONDS * 1000,
+      minBytesPerSecond: e.UPLOAD_MIN_KB_PER_SECOND * 1024,
+      windowMs: e.UPLOAD_SLOW_WINDOW_SECONDS * 1000,
+    },
+    serverTimeouts: { requestMs: e.HTTP_REQUEST_TIMEOUT_SECONDS * 1000, headersMs: e.HTTP_HEADERS_TIMEOUT_SECONDS * 1000 },
     queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
     projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS },
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },
@@ -287,6 +370,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       chatTimeoutMs: e.STYLIST_CHAT_TIMEOUT_SECONDS * 1000,
       chatRetries: e.STYLIST_CHAT_RETRIES,
       chatReasoning: e.STYLIST_CHAT_REASONING,
+    },
+    images: {
+      slots: e.IMAGE_TRANSFORM_SLOTS || undefined,
+      slotsPerAddress: e.IMAGE_TRANSFORM_SLOTS_PER_ADDRESS || undefined,
+      avifSlots: e.IMAGE_AVIF_SLOTS,
+      avifCost: e.IMAGE_AVIF_COST,
+      avifEffort: e.IMAGE_AVIF_EFFORT,
+      maxQueued: e.IMAGE_QUEUE,
+      maxQueuedPerAddress: e.IMAGE_QUEUE_PER_ADDRESS,
+      missesPerMinute: e.IMAGE_VARIANTS_PER_MINUTE,
+      missBurst: e.IMAGE_VARIANT_BURST,
+      variantBudgetBytes: e.IMAGE_VARIANTS_MAX_MB * 1024 * 1024,
+      cacheBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
+    },
+    events: {
+      sessionRpm: e.EVENTS_SESSION_RPM,
+      addressRpm: e.EVENTS_ADDRESS_RPM,
+      maxValue: e.EVENTS_MAX_VALUE,
+      maxSessionRevenue: e.EVENTS_MAX_SESSION_REVENUE,
+      sessionCheckMs: e.EVENTS_SESSION_CHECK_SECONDS * 1000,
     },
   };
 }

@@ -2,8 +2,16 @@
 // of token can never pass for another), as `<base64url JSON>.<base64url HMAC-SHA256>`, with an
 // expiry `e` (ms since the epoch). Stateless: any API or worker process checks one without a
 // lookup. Used by widget session tokens, the signed-in session cookie and cart intents.
+//
+// Decoding is strict: both parts must be exactly the unpadded base64url this module writes. Node's
+// decoder forgives padding, stray characters and the unused low bits of the last character, so a
+// lenient check would take many spellings of one signature (`<sig>=`, a last letter changed) as
+// that signature, and a token would not be one string.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
+
+/** Unpadded base64url, nothing else. */
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 export interface SignedClaims<T extends { e: number }> {
   issue(serverSecret: string, claims: T): string;
@@ -32,9 +40,10 @@ export function signedClaims<S extends z.ZodType<{ e: number }>>(label: string, 
     read(serverSecret, token, now) {
       if (token.length > maxLength) return null;
       const [body, signature, extra] = token.split('.');
-      if (!body || !signature || extra !== undefined) return null;
-      const expected = sign(serverSecret, body);
-      const given = Buffer.from(signature, 'base64url');
+      if (!body || !signature || extra !== undefined || !BASE64URL.test(body)) return null;
+      // Compared as text with the one spelling of the expected signature, in constant time.
+      const expected = Buffer.from(sign(serverSecret, body).toString('base64url'));
+      const given = Buffer.from(signature);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
       let parsed;
       try {

@@ -17,6 +17,7 @@ import * as syncSlots from './0013_sync_slots.js';
 import * as search from './0014_search.js';
 import * as storeAudience from './0015_store_audience.js';
 import * as analytics from './0016_analytics.js';
+import * as analyticsUnverified from './0017_analytics_unverified.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -35,4 +36,5 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0014_search': search,
   '0015_store_audience': storeAudience,
   '0016_analytics': analytics,
+  '0017_analytics_unverified': analyticsUnverified,
 };

@@ -46,19 +46,21 @@ export async function dailyAnalytics(db: Kysely<any>, organizationId: string, fr
 
 const rebuildingOf = (b: BuildingGeneration) => ({ timezone: b.timezone, reason: b.reason, requestedAt: b.requestedAt, eventsRead: b.eventsRead });
 
-const emptyDay = (date: string): StoredDay => ({ date, sessions: 0, purchasingSessions: 0, messages: 0, productClicks: 0, addToCarts: 0, purchases: 0, revenue: new Map() });
+const emptyDay = (date: string): StoredDay => ({ date, sessions: 0, purchasingSessions: 0, messages: 0, productClicks: 0, addToCarts: 0, purchases: 0, unverified: 0, revenue: new Map() });
 
 /** One generation's days in [from, to], as stored (tests compare them with a fresh count). */
 export async function storedDays(db: Kysely<any>, organizationId: string, generation: number, from: string, to: string): Promise<Map<string, StoredDay>> {
   const scope = (table: string) => sql`from ${sql.table(table)} where organization_id = ${organizationId} and generation = ${generation} and date between ${from} and ${to}`;
   const [counts, sessions, revenue] = await Promise.all([
-    sql<{ date: string; messages: string; product_clicks: string; add_to_carts: string; purchases: string }>`select date, messages, product_clicks, add_to_carts, purchases ${scope('analytics_days')}`.execute(db),
+    sql<{ date: string; messages: string; product_clicks: string; add_to_carts: string; purchases: string; unverified: string }>`select date, messages, product_clicks, add_to_carts, purchases, unverified ${scope('analytics_days')}`.execute(db),
     sql<{ date: string; sessions: string; purchasing: string }>`select date, count(*) as sessions, count(*) filter (where purchased) as purchasing ${scope('analytics_session_days')} group by date`.execute(db),
     sql<{ date: string; currency: string; revenue: string; assisted_revenue: string }>`select date, currency, revenue::text, assisted_revenue::text ${scope('analytics_revenue')}`.execute(db),
   ]);
   const days = new Map<string, StoredDay>();
   const day = (date: string) => days.get(date) ?? days.set(date, emptyDay(date)).get(date)!;
-  for (const row of counts.rows) Object.assign(day(row.date), { messages: Number(row.messages), productClicks: Number(row.product_clicks), addToCarts: Number(row.add_to_carts), purchases: Number(row.purchases) });
+  for (const row of counts.rows) {
+    Object.assign(day(row.date), { messages: Number(row.messages), productClicks: Number(row.product_clicks), addToCarts: Number(row.add_to_carts), purchases: Number(row.purchases), unverified: Number(row.unverified) });
+  }
   for (const row of sessions.rows) Object.assign(day(row.date), { sessions: Number(row.sessions), purchasingSessions: Number(row.purchasing) });
   for (const row of revenue.rows) day(row.date).revenue.set(row.currency, [Number(row.revenue), Number(row.assisted_revenue)]);
   return days;

@@ -4,7 +4,7 @@
 // `stylist analytics rebuild`.
 import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
-import { sessionStream, shopperEvent as event, type ShopperEvent } from '../../domain/session/events.js';
+import { sessionStream, shopperEvent as event, type RecordedShopperEvent, type ShopperEvent } from '../../domain/session/events.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/until.js';
 
@@ -17,14 +17,21 @@ const setUp = async (_t: Test) => {
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const headers = { authorization: `Bearer ${org.privateKey}` };
   const daily = (query: string, h: Record<string, string> = headers) => service.app.inject({ url: `/v1/analytics/daily?${query}`, headers: h });
-  /** Appends shopper events as the events route records them, and waits for the read model. */
-  const record = async (receivedAt: string, events: ShopperEvent[], sessionId = randomUUID()) => {
-    const data = { sessionId, organizationId: org.organizationId, demo: false, receivedAt, events, at: receivedAt };
+  /** Appends shopper events as the events route records them (counted unless one says otherwise), and waits for the read model. */
+  const record = async (receivedAt: string, events: Array<ShopperEvent | RecordedShopperEvent>, sessionId = randomUUID()) => {
+    const recorded = events.map((e) => ({ unverified: null, ...e }));
+    const data = { sessionId, organizationId: org.organizationId, demo: false, receivedAt, events: recorded, at: receivedAt };
     const { position } = await service.platform.eventStore.append(sessionStream(sessionId), [{ type: 'ShopperEventsRecorded', data }], { expectedRevision: 'any' });
     await service.platform.projections.waitFor(position, ['analytics']);
     return sessionId;
   };
-  return { service, org, headers, daily, record };
+  /** Products a search showed the session (as POST /v1/search with its sessionId records them). */
+  const showBySearch = async (at: string, sessionId: string, itemIds: string[]) => {
+    const data = { sessionId, organizationId: org.organizationId, demo: false, shown: itemIds.map((itemId) => ({ itemId, datasetId: randomUUID() })), at };
+    const { position } = await service.platform.eventStore.append(sessionStream(sessionId), [{ type: 'SearchResultsShown', data }], { expectedRevision: 'any' });
+    await service.platform.projections.waitFor(position, ['analytics']);
+  };
+  return { service, org, headers, daily, record, showBySearch };
 };
 
 t.test('a private key reads it; a public key, no key or a key without the analytics scope cannot', async (t) => {
@@ -42,20 +49,27 @@ t.test('a private key reads it; a public key, no key or a key without the analyt
 });
 
 t.test('end to end: a widget session reports events and the day counts them', async (t) => {
-  const { service, org, daily } = await setUp(t);
+  const { service, org, headers, daily } = await setUp(t);
+  const { datasetId } = (await service.app.inject({ method: 'POST', url: '/v1/datasets', headers, payload: { name: 'Shop', config: { currency: 'CAD' } } })).json();
+  const upload = await service.app.inject({ method: 'POST', url: `/v1/datasets/${datasetId}/items/upload`, headers, payload: { items: [{ sku: 'LINEN-DRESS', name: 'Linen Dress', price: 89.9 }] } });
+  const linenDress = upload.json().queued[0].itemId;
   const preflight = await service.app.inject({ url: '/v1/widget/preflight', headers: { authorization: `Bearer ${org.publicKey}` } });
   t.equal(preflight.statusCode, 200);
   const { token } = preflight.json().session;
   const send = (events: object[]) => service.app.inject({ method: 'POST', url: '/v1/events', headers: { 'x-service-session': token }, payload: { events } });
-  t.equal((await send([{ type: 'widget_open' }, { type: 'message_sent' }, { type: 'product_click', itemId: 'linen-dress' }])).statusCode, 202);
-  t.equal((await send([{ type: 'purchase', itemId: 'linen-dress', value: 89.9, currency: 'CAD' }])).statusCode, 202);
+  t.equal((await send([{ type: 'widget_open' }, { type: 'message_sent' }, { type: 'product_click', itemId: linenDress }])).statusCode, 202);
+  t.equal((await send([{ type: 'purchase', itemId: linenDress, value: 89.9, currency: 'CAD' }, { type: 'product_click', itemId: 'not-one-of-ours' }])).statusCode, 202);
   const today = new Date().toISOString().slice(0, 10);
   const day = await until(
     "today's purchase counted",
     async () => (await daily(`from=${today}&to=${today}`)).json().days[0],
     (d) => d?.purchases === 1,
   );
-  t.same(day, { date: today, sessions: 1, messages: 1, productClicks: 1, addToCarts: 0, purchases: 1, revenue: 89.9, assistedRevenue: 89.9, conversionRate: 1 });
+  t.same(
+    day,
+    { date: today, sessions: 1, messages: 1, productClicks: 1, addToCarts: 0, purchases: 1, revenue: 89.9, assistedRevenue: 0, unverified: 1, conversionRate: 1 },
+    "a click the client reports shows nothing: not assisted; a click on an item not the organization's is recorded but only counted as unverified",
+  );
 });
 
 t.test('a count being built shows in projections status and in the answer, and the old one answers meanwhile', async (t) => {
@@ -100,10 +114,11 @@ t.test('a bad range is a 422 naming the field', async (t) => {
 });
 
 t.test('days in the reporting timezone, zeros included, revenue in the main currency and attribution', async (t) => {
-  const { service, headers, daily, record } = await setUp(t);
+  const { service, headers, daily, record, showBySearch } = await setUp(t);
   // The datasets' currency is the main one.
   await service.app.inject({ method: 'POST', url: '/v1/datasets', headers, payload: { name: 'US store', config: { currency: 'usd' } } });
   const shopper = await record('2026-05-01T10:00:00Z', [event('widget_open'), event('message_sent'), event('product_view', { itemId: 'dress' })]);
+  await showBySearch('2026-05-01T10:01:00Z', shopper, ['dress']);
   await record('2026-05-01T10:05:00Z', [event('product_click', { itemId: 'dress' }), event('add_to_cart', { itemId: 'dress', value: 80, currency: 'USD' })], shopper);
   await record('2026-05-01T10:09:00Z', [event('purchase', { itemId: 'dress', value: 80, currency: 'USD' }), event('purchase', { itemId: 'socks', value: 12.5, currency: 'EUR' })], shopper);
   await record('2026-05-03T12:00:00Z', [event('message_sent'), event('purchase', { itemId: 'belt', value: 30, currency: 'USD' })]);
@@ -125,6 +140,7 @@ t.test('days in the reporting timezone, zeros included, revenue in the main curr
     conversionRate: 1,
   });
   t.match(answer.days[3], { sessions: 1, purchases: 1, revenue: 30, assistedRevenue: 0, conversionRate: 1 }, 'a belt never shown is not assisted');
+  t.notOk('unverified' in answer.days[3], 'no events kept apart: no unverified figure');
 });
 
 t.test('a new reporting timezone: the old count answers until the new one replaces it; the CLI rebuilds on demand', async (t) => {

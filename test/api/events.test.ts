@@ -1,5 +1,7 @@
-// POST /v1/events through HTTP on the real service: the session token, every field's check, the
-// counts, idempotency by client event id, what lands on the session's stream, and the bounds.
+// POST /v1/events through HTTP on the real service: the session token, every field's check (an
+// ISO 4217 currency, a value within the bound of one event), the counts, idempotency by client
+// event id, what lands on the session's stream (each event with whether it counts), and the
+// bounds. The attacks these checks stop are in abuse-shopper-events.test.ts.
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import t, { type Test } from 'tap';
@@ -68,8 +70,17 @@ t.test('202 with the count; the batch lands on session-<id> as one event with bo
   t.equal(recorded!.type, 'ShopperEventsRecorded');
   t.match(recorded!.data, { sessionId, organizationId: shop.organizationId, demo: false });
   t.ok(Date.parse(recorded!.data.receivedAt) >= before - 1000 && Date.parse(recorded!.data.receivedAt) <= Date.now(), 'receivedAt is the server clock');
-  t.same(recorded!.data.events[0], { type: 'widget_open', eventId: null, at: '2020-01-01T00:00:00Z', itemId: null, datasetId: null, intent: null, value: null, currency: null, data: { page: '/collections/summer' } }, "the client's at is kept as sent");
+  t.same(
+    recorded!.data.events[0],
+    { type: 'widget_open', eventId: null, at: '2020-01-01T00:00:00Z', itemId: null, datasetId: null, intent: null, value: null, currency: null, data: { page: '/collections/summer' }, unverified: null },
+    "the client's at is kept as sent",
+  );
   t.same(recorded!.data.events.map((e: { type: string }) => e.type), events.map((e) => e.type), 'in the order sent');
+  t.same(
+    recorded!.data.events.map((e: { unverified: string | null }) => e.unverified),
+    [null, null, 'dataset', 'item', 'item', 'intent', null],
+    'each says whether it counts: no such dataset or item in this organization, an intent the agent never made',
+  );
   t.equal(recorded!.data.events[4].currency, 'CAD', 'currency upper-cased');
   t.equal(recorded!.metadata.organizationId, shop.organizationId);
   t.equal(recorded!.metadata.actor.kind, 'key', 'the key that opened the session');
@@ -138,6 +149,10 @@ t.test('422 names the event index and the field', async (t) => {
     ['value a string', { type: 'purchase', value: '12', currency: 'CAD' }, 'events[1].value', 'events[1].value must be a number.'],
     ['value without currency', { type: 'purchase', value: 12 }, 'events[1].currency', 'events[1].currency is required with value.'],
     ['currency not a code', { type: 'purchase', value: 12, currency: 'dollars' }, 'events[1].currency', 'events[1].currency has an invalid format.'],
+    ['currency not ISO 4217', { type: 'purchase', value: 12, currency: 'xyz' }, 'events[1].currency', 'events[1].currency must be an ISO 4217 currency code.'],
+    ['currency the test code', { type: 'add_to_cart', itemId: 'i', value: 12, currency: 'XTS' }, 'events[1].currency', 'events[1].currency must be an ISO 4217 currency code.'],
+    ['currency without a value', { type: 'purchase', currency: 'XYZ' }, 'events[1].currency', 'events[1].currency must be an ISO 4217 currency code.'],
+    ['value past the bound of one event', { type: 'purchase', value: 100_000_000.01, currency: 'CAD' }, 'events[1].value', 'events[1].value must be at most 100000000.'],
     ['data an array', { ...ok, data: [1] }, 'events[1].data', 'events[1].data must be an object.'],
     ['data too big', { ...ok, data: { text: 'x'.repeat(EVENT_FIELD_LIMITS.dataBytes) } }, 'events[1].data', `events[1].data must be at most ${EVENT_FIELD_LIMITS.dataBytes} bytes as JSON.`],
   ];
@@ -268,8 +283,8 @@ t.test('property: random event bodies with a live session never fail the server'
       itemId: field(fc.string({ minLength: 1, maxLength: 20 })),
       datasetId: field(fc.uuid()),
       intent: field(fc.string({ maxLength: 40 })),
-      value: field(fc.double({ min: -10, max: 2e9, noNaN: true })),
-      currency: field(fc.constantFrom('CAD', 'usd', 'EURO', '')),
+      value: field(fc.oneof(fc.double({ min: -10, max: 2e9, noNaN: true }), fc.constantFrom(100_000_000, 100_000_000.01, 1e9, 5e-324))),
+      currency: field(fc.constantFrom('CAD', 'usd', 'EURO', '', 'XYZ', 'xts', 'XXX')),
       data: field(fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 })),
     },
     { requiredKeys: [] },

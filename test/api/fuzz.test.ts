@@ -16,6 +16,7 @@ import { bodyText, encodeQueryPart, headerText, key, pathJunk, queryValue } from
 import {
   clip,
   EXCLUDED,
+  fixtureIdsIn,
   fuzzedRoutes,
   fuzzService,
   HAND_CHECKED_BODIES,
@@ -25,6 +26,7 @@ import {
   resolverOf,
   routeInfo,
   SEED,
+  sessionToken,
   show,
   TOTAL_RUNS,
   type FuzzRequest,
@@ -35,7 +37,13 @@ import {
 import { exchange, FRAMINGS, rawRequest } from '../support/raw-http.js';
 import { openApiPath, pathParams, routeTable } from '../support/route-table.js';
 
-function requests(info: RouteInfo, own: Org & { ids: Ids }, other: Org & { ids: Ids }, resolve: (ref: string) => Record<string, unknown> | undefined): fc.Arbitrary<FuzzRequest> {
+/** Widget session tokens of the two organizations, for POST /v1/events. */
+interface Sessions {
+  own: string;
+  other: string;
+}
+
+function requests(info: RouteInfo, own: Org & { ids: Ids }, other: Org & { ids: Ids }, resolve: (ref: string) => Record<string, unknown> | undefined, sessions: Sessions): fc.Arbitrary<FuzzRequest> {
   const { route } = info;
   const idOf = (ids: Ids, name: string): string => {
     if (!(name in ids)) throw new Error(`${route.method} ${route.url}: no fixture id for :${name}; add one to makeIds`);
@@ -96,6 +104,13 @@ function requests(info: RouteInfo, own: Org & { ids: Ids }, other: Org & { ids: 
     { weight: 1, arbitrary: headerText(40) },
   );
   const odd = (values: string[]) => fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...values) }, { weight: 1, arbitrary: headerText(40) });
+  // The events route's session: mostly a live one, else another organization's, one spelled
+  // otherwise than issued (a trailing `=`), cut, or junk; other routes get one now and then.
+  const spelledOtherwise = [`${sessions.own}=`, sessions.own.slice(0, -1), `${sessions.own}.x`, sessions.own.replace('.', '=.'), ''];
+  const session =
+    route.url === '/v1/events'
+      ? fc.oneof({ weight: 12, arbitrary: fc.constant(sessions.own) }, { weight: 2, arbitrary: fc.constant(sessions.other) }, { weight: 3, arbitrary: fc.constantFrom<string | undefined>(...spelledOtherwise, undefined) }, { weight: 1, arbitrary: headerText(60) })
+      : odd([sessions.own]);
   const headers = fc
     .record({
       authorization,
@@ -106,6 +121,7 @@ function requests(info: RouteInfo, own: Org & { ids: Ids }, other: Org & { ids: 
       'x-forwarded-for': odd(['', 'unknown', '1.2.3.4, , ::1', '999.999.999.999', '10.1.2.3']),
       'access-control-request-method': odd(['GET', 'POST', 'PUT', 'DELETE', 'FOO', '']),
       'access-control-request-headers': odd(['authorization', 'content-type, idempotency-key', 'x-custom', '', ',,,']),
+      'x-service-session': session,
     })
     .map((values) => Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined)));
   const body = bodyText(info.body, resolve);
@@ -121,7 +137,7 @@ function requests(info: RouteInfo, own: Org & { ids: Ids }, other: Org & { ids: 
   const copies = fc.oneof({ weight: 8, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 2, max: 3 }) });
   return fc
     .record({ method, path, query, headers, payload, copies })
-    .map(({ method, path, query, headers, payload, copies }) => ({ method, url: path + query, headers, copies, ...(payload === undefined ? {} : { payload }) }));
+    .map(({ method, path, query, headers, payload, copies }) => ({ method, url: path + query, headers, copies, ...(payload === undefined ? {} : { payload: fixtureIdsIn(payload, own.ids, other.ids) }) }));
 }
 
 
@@ -146,6 +162,7 @@ t.test('every route answers malformed requests below 500, a 4xx with an error st
   // The read-only routes share one fixture; a route that writes gets its own, so what one route
   // deletes or archives never changes what another sees, and each route replays alone.
   const shared = { own: { ...own, ids: await makeIds(own) }, other: { ...other, ids: await makeIds(other) } };
+  const sessions = { own: await sessionToken(service, own.publicKey), other: await sessionToken(service, other.publicKey) };
 
   for (const route of fuzzed) {
     const name = `${route.method} ${route.url}`;
@@ -156,7 +173,7 @@ t.test('every route answers malformed requests below 500, a 4xx with an error st
       let reached = 0;
       const statuses = new Map<number, number>();
       let failure = '';
-      const property = fc.asyncProperty(requests(info, orgs.own, orgs.other, resolve), async (request) => {
+      const property = fc.asyncProperty(requests(info, orgs.own, orgs.other, resolve, sessions), async (request) => {
         const { copies, ...sent } = request;
         let responses: LightMyRequestResponse[];
         try {

@@ -1,7 +1,10 @@
 // Days in a timezone, attribution and the tally the analytics read model is built from.
 import t from 'tap';
-import { attribute, dailyFigures, datesBetween, dayOf, emptyIncrements, shownInMemory, tally, tenThousandthsText, toTenThousandths } from '../../domain/analytics/days.js';
-import { shopperEvent as event, type ShopperEvent } from '../../domain/session/events.js';
+import { attribute, dailyFigures, datesBetween, dayOf, emptyIncrements, noteShown, shownInMemory, tally, tenThousandthsText, toTenThousandths } from '../../domain/analytics/days.js';
+import { shopperEvent, type RecordedShopperEvent, type ShopperEvent, type UnverifiedReason } from '../../domain/session/events.js';
+
+/** A shopper event as recorded: counted unless a reason says otherwise. */
+const event = (type: ShopperEvent['type'], fields: Partial<ShopperEvent> = {}, unverified: UnverifiedReason | null = null): RecordedShopperEvent => ({ ...shopperEvent(type, fields), unverified });
 
 
 /** How many of the hours starting at `from` (UTC) fall on `date` in `zone`. */
@@ -27,10 +30,12 @@ t.test('the date of an instant follows the zone, including half- and quarter-hou
   t.throws(() => dayOf('yesterday', 'UTC'), RangeError);
 });
 
-t.test('an add to cart or purchase is assisted only when the stylist showed that item earlier in the same session', async (t) => {
+t.test('an add to cart or purchase is assisted only when the service showed that item earlier in the same session', async (t) => {
   const shown = shownInMemory();
-  t.same(attribute('s1', [event('add_to_cart', { itemId: 'a' }), event('product_view', { itemId: 'a' }), event('purchase', { itemId: 'a' })], shown), [false, false, true]);
-  t.same(attribute('s1', [event('product_click', { itemId: 'b' }), event('add_to_cart', { itemId: 'b' })], shown), [false, true], 'a click shows too');
+  t.same(attribute('s1', [event('product_view', { itemId: 'a' }), event('product_click', { itemId: 'a' }), event('purchase', { itemId: 'a' })], shown), [false, false, false], "the client's view or click shows nothing");
+  noteShown('s1', [{ itemId: 'a' }, { itemId: 'b' }], shown);
+  t.same(attribute('s1', [event('add_to_cart', { itemId: 'a' }), event('purchase', { itemId: 'a' }), event('product_click', { itemId: 'b' })], shown), [true, true, false], 'what an agent turn or a search showed');
+  t.same(attribute('s1', [event('purchase', { itemId: 'b' }, 'session-revenue'), event('purchase', { itemId: 'b' }, 'intent')], shown), [false, false], 'an event kept apart is never assisted');
   t.same(attribute('s2', [event('purchase', { itemId: 'a' })], shown), [false], 'another session did not see it');
   t.same(attribute('s1', [event('purchase', { itemId: 'c' }), event('purchase')], shown), [false, false], 'an item never shown, or no item');
   shown.forget('s1');
@@ -39,12 +44,14 @@ t.test('an add to cart or purchase is assisted only when the stylist showed that
 
 t.test('the tally counts each type, distinct sessions, revenue per currency and purchasing sessions', async (t) => {
   const increments = emptyIncrements();
-  const batch = (sessionId: string, receivedAt: string, events: ShopperEvent[]) => ({ sessionId, receivedAt, events });
+  const batch = (sessionId: string, receivedAt: string, events: RecordedShopperEvent[]) => ({ sessionId, receivedAt, events });
   const first = [event('widget_open'), event('message_sent'), event('message_sent'), event('product_click', { itemId: 'a' }), event('add_to_cart', { itemId: 'a' })];
   tally(increments, 'America/New_York', batch('s1', '2026-05-02T03:00:00Z', first), [false, false, false, false, true]);
   const second = [event('purchase', { itemId: 'a', value: 40.5, currency: 'CAD' }), event('purchase', { value: 10, currency: 'USD' }), event('purchase', { value: 2.25 })];
   tally(increments, 'America/New_York', batch('s1', '2026-05-02T03:05:00Z', second), [true, false, false]);
   tally(increments, 'America/New_York', batch('s2', '2026-05-02T05:00:00Z', [event('message_sent')]), [false]);
+  const keptApart = [event('purchase', { itemId: 'theirs', value: 1e6, currency: 'CAD' }, 'item'), event('product_click', { itemId: 'x' }, 'item')];
+  tally(increments, 'America/New_York', batch('s3', '2026-05-02T03:30:00Z', keptApart), [true, false]);
   t.same([...increments.counts.keys()], ['2026-05-01', '2026-05-02'], '03:00Z is still the 1st in New York; 05:00Z is the 2nd');
   const stored = (date: string, sessions: number, purchasing: number) => ({
     date,
@@ -63,9 +70,11 @@ t.test('the tally counts each type, distinct sessions, revenue per currency and 
     revenue: 42.75,
     revenueByCurrency: { USD: 10 },
     assistedRevenue: 40.5,
+    unverified: 2,
     conversionRate: 1,
-  }, 'a purchase naming no currency counts in the main one; others stand beside it, unconverted');
+  }, 'a purchase naming no currency counts in the main one; others stand beside it, unconverted; events kept apart count only as unverified, not as a session');
   t.same(increments.sessions.get('2026-05-01\0s1'), true, 'the session purchased that day');
+  t.notOk(increments.sessions.has('2026-05-01\0s3'), 'a session of events kept apart only is not counted');
   t.same(dailyFigures(stored('2026-05-02', 1, 0), 'CAD').conversionRate, 0);
 });
 

@@ -1,14 +1,18 @@
 // The analytics read model against a fresh count: random histories of shopper events around
 // daylight-saving changes in several timezones, with the reporting timezone changed in the middle
-// of them. Whatever the history, the days the read model answers with (history replayed by the
-// builder, later events added live) equal the days counted afresh from the raw events in the final
-// timezone; and switching the timezone away and back returns the original numbers.
+// of them, products the service showed (agent turns, search results), events kept apart and
+// batches stored before events said whether they count (version 1, some with a currency that is
+// not ISO 4217 or a value past the bound). Whatever the history, the days the read model answers
+// with (history replayed by the builder, later events added live) equal the days counted afresh
+// from the raw events in the final timezone; and switching the timezone away and back returns the
+// original numbers.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import t from 'tap';
 import { dailyFigures, type DailyFigures } from '../../domain/analytics/days.js';
-import type { ShopperEvent, ShopperEventsRecorded } from '../../domain/session/events.js';
+import type { RecordedShopperEvent, ShopperEvent, ShopperEventsRecorded, UnverifiedReason } from '../../domain/session/events.js';
 import { sessionStream, SHOPPER_EVENT_TYPES } from '../../domain/session/events.js';
+import { upcasting } from '../../infra/eventstore/upcasting.js';
 import { organizationStream } from '../../domain/organization/events.js';
 import type { Position } from '../../infra/eventstore/port.js';
 import { analytics } from '../../projections/analytics.js';
@@ -17,7 +21,10 @@ import { activeGeneration, buildingGenerations, storedDays } from '../../project
 import { ProjectionRunner } from '../../projections/runner.js';
 import { openFixture } from './support.js';
 
-const { db, store } = await openFixture(t);
+const fixture = await openFixture(t);
+const db = fixture.db;
+// As the service reads the store: every event at its type's latest version, checked.
+const store = upcasting(fixture.store);
 const runner = new ProjectionRunner({ store, db, projectors: [analytics] });
 await runner.start();
 t.teardown(() => runner.stop());
@@ -29,50 +36,73 @@ const CHANGES = ['2026-03-08T07:00:00Z', '2026-11-01T06:00:00Z', '2026-03-29T01:
 const ITEMS = ['a', 'b', 'c'];
 const CURRENCIES = ['CAD', 'USD', null];
 
-type Step = { kind: 'events'; session: number; receivedAt: string; events: ShopperEvent[] } | { kind: 'timezone'; zone: string };
+type Step =
+  | { kind: 'events'; session: number; receivedAt: string; events: RecordedShopperEvent[] }
+  /** A batch as stored before events said whether they count: no `unverified`, any three letters as currency, values to 1e9. */
+  | { kind: 'legacy'; session: number; receivedAt: string; events: ShopperEvent[] }
+  /** Products the service put on the session's screen: an agent turn, or a search's results. */
+  | { kind: 'shown'; session: number; receivedAt: string; by: 'AgentTurnCompleted' | 'SearchResultsShown'; items: string[] }
+  | { kind: 'timezone'; zone: string };
 
-const shopperEvent: fc.Arbitrary<ShopperEvent> = fc.record({
-  type: fc.constantFrom(...SHOPPER_EVENT_TYPES),
-  item: fc.option(fc.constantFrom(...ITEMS), { nil: null }),
-  cents: fc.integer({ min: 0, max: 50_000 }),
-  currency: fc.constantFrom(...CURRENCIES),
-}).map(({ type, item, cents, currency }) => ({
-  type,
-  eventId: null,
-  at: null,
-  itemId: item,
-  datasetId: null,
-  intent: null,
-  value: type === 'purchase' || type === 'add_to_cart' ? cents / 100 : null,
-  currency: type === 'purchase' || type === 'add_to_cart' ? currency : null,
-  data: null,
-}));
+const shopperEvent = (currencies: ReadonlyArray<string | null>, maxCents: number): fc.Arbitrary<ShopperEvent> =>
+  fc.record({
+    type: fc.constantFrom(...SHOPPER_EVENT_TYPES),
+    item: fc.option(fc.constantFrom(...ITEMS), { nil: null }),
+    cents: fc.integer({ min: 0, max: maxCents }),
+    currency: fc.constantFrom(...currencies),
+  }).map(({ type, item, cents, currency }) => ({
+    type,
+    eventId: null,
+    at: null,
+    itemId: item,
+    datasetId: null,
+    intent: null,
+    value: type === 'purchase' || type === 'add_to_cart' ? cents / 100 : null,
+    currency: type === 'purchase' || type === 'add_to_cart' ? currency : null,
+    data: null,
+  }));
+
+const unverified: fc.Arbitrary<UnverifiedReason | null> = fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom<UnverifiedReason>('item', 'dataset', 'intent', 'session-revenue') });
+const received = fc.tuple(fc.constantFrom(...CHANGES), fc.integer({ min: -36 * 60, max: 36 * 60 })).map(([base, minutes]) => new Date(base + minutes * 60_000).toISOString());
+const session = fc.integer({ min: 0, max: 4 });
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: fc.record({
     kind: fc.constant('events' as const),
-    session: fc.integer({ min: 0, max: 4 }),
-    receivedAt: fc.tuple(fc.constantFrom(...CHANGES), fc.integer({ min: -36 * 60, max: 36 * 60 })).map(([base, minutes]) => new Date(base + minutes * 60_000).toISOString()),
-    events: fc.array(shopperEvent, { minLength: 1, maxLength: 6 }),
+    session,
+    receivedAt: received,
+    events: fc.array(fc.tuple(shopperEvent(CURRENCIES, 50_000), unverified).map(([event, reason]) => ({ ...event, unverified: reason })), { minLength: 1, maxLength: 6 }),
   }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('legacy' as const), session, receivedAt: received, events: fc.array(shopperEvent([...CURRENCIES, 'XYZ'], 2e11), { minLength: 1, maxLength: 4 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('shown' as const), session, receivedAt: received, by: fc.constantFrom('AgentTurnCompleted' as const, 'SearchResultsShown' as const), items: fc.subarray(ITEMS, { minLength: 1 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('timezone' as const), zone: fc.constantFrom(...ZONES) }) },
 );
+
+/** Why a version 1 event counts in nothing, from the definitions (document: a currency that is not ISO 4217, a value past 100,000,000). */
+const legacyReason = (e: ShopperEvent): UnverifiedReason | null => (e.currency === 'XYZ' ? 'currency' : e.value !== null && e.value > 100_000_000 ? 'value' : null);
 
 /** The days counted afresh, written plainly from the definitions (not with the tally). */
 function freshCount(steps: readonly Step[], sessions: readonly string[], zone: string): Map<string, DailyFigures> {
   const format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
   const shown = new Set<string>();
-  const days = new Map<string, { sessions: Set<string>; buying: Set<string>; messages: number; productClicks: number; addToCarts: number; purchases: number; revenue: Map<string, [number, number]> }>();
+  const days = new Map<string, { sessions: Set<string>; buying: Set<string>; messages: number; productClicks: number; addToCarts: number; purchases: number; unverified: number; revenue: Map<string, [number, number]> }>();
   for (const s of steps) {
-    if (s.kind !== 'events') continue;
+    if (s.kind === 'timezone') continue;
     const session = sessions[s.session]!;
+    if (s.kind === 'shown') {
+      for (const item of s.items) shown.add(`${session}/${item}`);
+      continue;
+    }
     const date = format.format(new Date(s.receivedAt));
-    if (!days.has(date)) days.set(date, { sessions: new Set(), buying: new Set(), messages: 0, productClicks: 0, addToCarts: 0, purchases: 0, revenue: new Map() });
+    if (!days.has(date)) days.set(date, { sessions: new Set(), buying: new Set(), messages: 0, productClicks: 0, addToCarts: 0, purchases: 0, unverified: 0, revenue: new Map() });
     const day = days.get(date)!;
-    day.sessions.add(session);
     for (const e of s.events) {
+      if (('unverified' in e ? e.unverified : legacyReason(e)) !== null) {
+        day.unverified++;
+        continue;
+      }
+      day.sessions.add(session);
       const assisted = e.itemId !== null && shown.has(`${session}/${e.itemId}`);
-      if ((e.type === 'product_view' || e.type === 'product_click') && e.itemId) shown.add(`${session}/${e.itemId}`);
       if (e.type === 'message_sent') day.messages++;
       if (e.type === 'product_click') day.productClicks++;
       if (e.type === 'add_to_cart') day.addToCarts++;
@@ -89,7 +119,10 @@ function freshCount(steps: readonly Step[], sessions: readonly string[], zone: s
   return new Map(
     [...days].map(([date, d]) => [
       date,
-      dailyFigures({ date, sessions: d.sessions.size, purchasingSessions: d.buying.size, messages: d.messages, productClicks: d.productClicks, addToCarts: d.addToCarts, purchases: d.purchases, revenue: d.revenue }, 'CAD'),
+      dailyFigures(
+        { date, sessions: d.sessions.size, purchasingSessions: d.buying.size, messages: d.messages, productClicks: d.productClicks, addToCarts: d.addToCarts, purchases: d.purchases, unverified: d.unverified, revenue: d.revenue },
+        'CAD',
+      ),
     ]),
   );
 }
@@ -109,9 +142,24 @@ async function settle(position: Position): Promise<void> {
 
 const now = () => new Date().toISOString();
 
-async function record(organizationId: string, sessionId: string, receivedAt: string, events: ShopperEvent[]): Promise<Position> {
+async function record(organizationId: string, sessionId: string, receivedAt: string, events: RecordedShopperEvent[]): Promise<Position> {
   const data: ShopperEventsRecorded['data'] = { sessionId, organizationId, demo: false, receivedAt, events, at: receivedAt };
   return (await store.append(sessionStream(sessionId), [{ type: 'ShopperEventsRecorded', data: { ...data } }], { expectedRevision: 'any' })).position;
+}
+
+/** A batch as an older build stored it: version 1, its events without `unverified`. */
+async function recordLegacy(organizationId: string, sessionId: string, receivedAt: string, events: ShopperEvent[]): Promise<Position> {
+  const data = { sessionId, organizationId, demo: false, receivedAt, events, at: receivedAt };
+  return (await store.append(sessionStream(sessionId), [{ type: 'ShopperEventsRecorded', data, metadata: { schemaVersion: 1 } }], { expectedRevision: 'any' })).position;
+}
+
+async function show(organizationId: string, sessionId: string, at: string, by: 'AgentTurnCompleted' | 'SearchResultsShown', items: string[]): Promise<Position> {
+  const shown = items.map((itemId) => ({ itemId, datasetId: randomUUID() }));
+  const data =
+    by === 'SearchResultsShown'
+      ? { sessionId, organizationId, demo: false, shown, at }
+      : { sessionId, organizationId, demo: false, turnId: randomUUID(), outcome: 'done', model: 'offline-stylist', shown, tools: [], timings: { modelCalls: 1, firstEventMs: null, firstResultsMs: null, totalMs: 5 }, visit: null, at };
+  return (await store.append(sessionStream(sessionId), [{ type: by, data }], { expectedRevision: 'any' })).position;
 }
 
 async function changeZone(organizationId: string, zone: string): Promise<Position> {
@@ -127,6 +175,8 @@ t.test('the read model equals a fresh count in every timezone, and switching bac
       let zone = startZone;
       for (const s of steps) {
         if (s.kind === 'events') position = await record(organizationId, sessions[s.session]!, s.receivedAt, s.events);
+        else if (s.kind === 'legacy') position = await recordLegacy(organizationId, sessions[s.session]!, s.receivedAt, s.events);
+        else if (s.kind === 'shown') position = await show(organizationId, sessions[s.session]!, s.receivedAt, s.by, s.items);
         else {
           zone = s.zone;
           position = await changeZone(organizationId, s.zone);
@@ -153,7 +203,7 @@ t.test('the old numbers answer while a new count is built, then the new ones rep
   const organizationId = randomUUID();
   const session = randomUUID();
   await store.append(organizationStream(organizationId), [{ type: 'OrganizationCreated', data: { organizationId, name: 'Shop', reportingTimezone: 'UTC', at: now() } }], { expectedRevision: 'no_stream' });
-  const purchase = (value: number): ShopperEvent => ({ type: 'purchase', eventId: null, at: null, itemId: null, datasetId: null, intent: null, value, currency: 'CAD', data: null });
+  const purchase = (value: number): RecordedShopperEvent => ({ type: 'purchase', eventId: null, at: null, itemId: null, datasetId: null, intent: null, value, currency: 'CAD', data: null, unverified: null });
   // 23:30 UTC on the 1st is the 2nd in Kolkata.
   await record(organizationId, session, '2026-05-01T23:30:00Z', [purchase(10)]);
   const changed = await changeZone(organizationId, 'Asia/Kolkata');

@@ -51,6 +51,26 @@ const chatMessage = {
   ],
 };
 
+/** Placeholders a hand-checked body names fixture ids by; `fixtureIdsIn` puts the ids in. */
+export const FIXTURE_IDS = { ownItem: '@own.itemId', otherItem: '@other.itemId', ownDataset: '@own.datasetId', otherDataset: '@other.datasetId' } as const;
+
+/** A body with FIXTURE_IDS' placeholders replaced by the ids of this run's organizations. */
+export const fixtureIdsIn = (payload: string | Buffer, own: Pick<Ids, 'itemId' | 'datasetId'>, other: Pick<Ids, 'itemId' | 'datasetId'>): string | Buffer =>
+  typeof payload !== 'string'
+    ? payload
+    : payload
+        .replaceAll(FIXTURE_IDS.ownItem, own.itemId)
+        .replaceAll(FIXTURE_IDS.otherItem, other.itemId)
+        .replaceAll(FIXTURE_IDS.ownDataset, own.datasetId)
+        .replaceAll(FIXTURE_IDS.otherDataset, other.datasetId);
+
+/** A live widget session's token of the organization whose public key this is (from widget preflight). */
+export async function sessionToken(service: TestService, publicKey: string): Promise<string> {
+  const response = await service.app.inject({ url: '/v1/widget/preflight', headers: { authorization: `Bearer ${publicKey}` } });
+  if (response.statusCode !== 200) throw new Error(`fixture: preflight → ${response.statusCode} ${response.body}`);
+  return response.json().session.token as string;
+}
+
 export const HAND_CHECKED_BODIES: Record<string, Record<string, unknown>> = {
   // The conversation's four message shapes, and every field of document 2's table.
   'POST /v2/agent/chat': {
@@ -74,6 +94,35 @@ export const HAND_CHECKED_BODIES: Record<string, Record<string, unknown>> = {
       session: { type: 'object', properties: { device: text, tz: text } },
       store: { type: 'object', properties: { origin: text, shop: text } },
       country: { enum: ['us', 'CA', 'Germany', 'x', null] },
+    },
+  },
+  // Shopper events near every bound: values at and past the bound of one event, currencies that
+  // are and are not ISO 4217, items and datasets of this organization, of another and of nobody
+  // (FIXTURE_IDS, put in by fixtureIdsIn), intents that do not verify.
+  'POST /v1/events': {
+    type: 'object',
+    required: ['events'],
+    properties: {
+      events: {
+        type: 'array',
+        maxItems: 101,
+        items: {
+          type: 'object',
+          // Mostly well-formed (repeats weigh a choice), so most requests reach the command.
+          required: ['type', 'itemId', 'currency'],
+          properties: {
+            type: { enum: ['widget_open', 'message_sent', 'product_view', 'product_click', 'add_to_cart', 'cart_outcome', 'purchase', 'purchase', 'purchase', 'page_view'] },
+            eventId: { enum: ['e1', 'e2', 'e3'] },
+            itemId: { enum: [FIXTURE_IDS.ownItem, FIXTURE_IDS.ownItem, FIXTURE_IDS.otherItem, 'item-1', '00000000-0000-4000-8000-000000000000', 'constructor'] },
+            datasetId: { enum: [FIXTURE_IDS.ownDataset, FIXTURE_IDS.otherDataset, 'dataset-1'] },
+            intent: { enum: ['not-an-intent', 'eyJ4IjoxfQ.c2ln', 'eyJ4IjoxfQ.c2ln='] },
+            value: { enum: [0, 0.01, 49.99, 1e6, 5e7, 99_999_999.99, 1e8, 1e8, 1e8 + 0.01, 1e9, 1e9 + 1, -1] },
+            currency: { enum: ['CAD', 'CAD', 'cad', 'EUR', 'USD', 'VND', 'JPY', 'XYZ', 'XTS', 'HRK', 'EURO'] },
+            at: { enum: ['2026-05-01T10:00:00Z', '2026-05-01T10:00:00+05:30', '1970-01-01T00:00:00Z', 'yesterday'] },
+            data: { type: 'object' },
+          },
+        },
+      },
     },
   },
   'POST /v1/datasets/:datasetId/items/upload': {
@@ -152,7 +201,8 @@ function streamProblem(body: string): string | null {
 
 export const fuzzService = async (t: Test, options: { workers?: string[] } = {}) => {
   // Unlimited plans and a generous demo key: a 429 would hide every check behind it.
-  const service = await startTestService(t, { env: { DEMO_RPM: '1000000', DEMO_QUOTA: '1000000000' }, ...options });
+  // The events route's per-minute bounds too (EVENTS_SESSION_RPM, EVENTS_ADDRESS_RPM): every request comes from one session and address.
+  const service = await startTestService(t, { env: { DEMO_RPM: '1000000', DEMO_QUOTA: '1000000000', EVENTS_SESSION_RPM: '100000', EVENTS_ADDRESS_RPM: '10000000' }, ...options });
   const own = await service.cli(['org', 'create', '--name', 'Fuzz Apparel', '--plan', 'unlimited', '--json']);
   const other = await service.cli(['org', 'create', '--name', 'Other Apparel', '--plan', 'unlimited', '--json']);
   const document = (await service.app.inject({ url: '/openapi.json' })).json();
