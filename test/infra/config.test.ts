@@ -187,3 +187,216 @@ t.test('UPLOAD_BUDGET_MB: the upload bytes one process works on at once, one max
   t.equal(loadConfig({ UPLOAD_BUDGET_MB: '48' }).uploadBudgetBytes, 48 * 1024 * 1024);
   t.throws(() => loadConfig({ UPLOAD_BUDGET_MB: '0' }), { message: 'configuration error: UPLOAD_BUDGET_MB must be a whole number from 1 to 1024 (got "0")' });
 });
+
+const MiB = 1024 * 1024;
+
+t.test('upload limits, server timeouts, image and event limits: their defaults with nothing set', async (t) => {
+  const config = loadConfig({});
+  t.same(config.uploadLimits, { perOrganization: 8 * MiB, deadlineMs: 120_000, minBytesPerSecond: 8 * 1024, windowMs: 10_000 });
+  t.same(config.serverTimeouts, { requestMs: 150_000, headersMs: 20_000 });
+  t.same(config.images, {
+    slots: undefined,
+    slotsPerAddress: undefined,
+    avifSlots: 1,
+    avifCost: 4,
+    avifEffort: 0,
+    maxQueued: 256,
+    maxQueuedPerAddress: 32,
+    missesPerMinute: 120,
+    missBurst: 60,
+    variantBudgetBytes: 2048 * MiB,
+    cacheBytes: 64 * MiB,
+  });
+  t.equal(config.images.slots, undefined, 'IMAGE_TRANSFORM_SLOTS unset: one per core, decided by the image delivery');
+  t.equal(config.images.slotsPerAddress, undefined, 'IMAGE_TRANSFORM_SLOTS_PER_ADDRESS unset: half the slots');
+  t.same(config.events, { sessionRpm: 120, addressRpm: 1_200, maxValue: 100_000_000, maxSessionRevenue: 100_000_000, sessionCheckMs: 5_000 });
+});
+
+t.test('the defaults are the ones the parts use when they are given nothing', async (t) => {
+  const { DEFAULT_BODY_LIMITS } = await import('../../api/body-budget.js');
+  const { IMAGE_DEFAULTS } = await import('../../infra/images/variants.js');
+  const { DEFAULT_AVIF_EFFORT } = await import('../../infra/images/transform.js');
+  const { DEFAULT_EVENT_LIMITS } = await import('../../api/routes/events.js');
+  const { MAX_TTL_MS } = await import('../../api/auth/session-liveness.js');
+  const config = loadConfig({});
+  t.same({ capacity: config.uploadBudgetBytes, ...config.uploadLimits }, DEFAULT_BODY_LIMITS);
+  t.match(config.images, { ...IMAGE_DEFAULTS, avifEffort: DEFAULT_AVIF_EFFORT });
+  t.match(config.events, DEFAULT_EVENT_LIMITS);
+  t.equal(MAX_TTL_MS, 10_000, 'EVENTS_SESSION_CHECK_SECONDS stops at 10, the longest the session check may trust an answer');
+});
+
+t.test('each new variable is read into the config, in the config\'s units', async (t) => {
+  const config = loadConfig({
+    UPLOAD_BUDGET_MB: '48',
+    UPLOAD_ORGANIZATION_SHARE_PERCENT: '25',
+    UPLOAD_DEADLINE_SECONDS: '60',
+    UPLOAD_MIN_KB_PER_SECOND: '0',
+    UPLOAD_SLOW_WINDOW_SECONDS: '5',
+    HTTP_REQUEST_TIMEOUT_SECONDS: '90',
+    HTTP_HEADERS_TIMEOUT_SECONDS: '10',
+    IMAGE_TRANSFORM_SLOTS: '6',
+    IMAGE_TRANSFORM_SLOTS_PER_ADDRESS: '2',
+    IMAGE_AVIF_SLOTS: '3',
+    IMAGE_AVIF_COST: '8',
+    IMAGE_AVIF_EFFORT: '2',
+    IMAGE_QUEUE: '0',
+    IMAGE_QUEUE_PER_ADDRESS: '4',
+    IMAGE_VARIANTS_PER_MINUTE: '600',
+    IMAGE_VARIANT_BURST: '200',
+    IMAGE_VARIANTS_MAX_MB: '10',
+    IMAGE_CACHE_MB: '0',
+    EVENTS_SESSION_RPM: '30',
+    EVENTS_ADDRESS_RPM: '5000',
+    EVENTS_MAX_VALUE: '1000',
+    EVENTS_MAX_SESSION_REVENUE: '50000',
+    EVENTS_SESSION_CHECK_SECONDS: '0',
+  });
+  t.same(config.uploadLimits, { perOrganization: 12 * MiB, deadlineMs: 60_000, minBytesPerSecond: 0, windowMs: 5_000 });
+  t.same(config.serverTimeouts, { requestMs: 90_000, headersMs: 10_000 });
+  t.same(config.images, {
+    slots: 6,
+    slotsPerAddress: 2,
+    avifSlots: 3,
+    avifCost: 8,
+    avifEffort: 2,
+    maxQueued: 0,
+    maxQueuedPerAddress: 4,
+    missesPerMinute: 600,
+    missBurst: 200,
+    variantBudgetBytes: 10 * MiB,
+    cacheBytes: 0,
+  });
+  t.same(config.events, { sessionRpm: 30, addressRpm: 5_000, maxValue: 1_000, maxSessionRevenue: 50_000, sessionCheckMs: 0 });
+});
+
+t.test('an organization\'s share of the upload budget is a whole number of bytes, rounded down', async (t) => {
+  t.equal(loadConfig({ UPLOAD_BUDGET_MB: '1', UPLOAD_ORGANIZATION_SHARE_PERCENT: '33' }).uploadLimits.perOrganization, Math.floor((1 * MiB * 33) / 100));
+  t.equal(loadConfig({ UPLOAD_BUDGET_MB: '16', UPLOAD_ORGANIZATION_SHARE_PERCENT: '100' }).uploadLimits.perOrganization, 16 * MiB, 'all of it');
+  t.equal(loadConfig({ UPLOAD_BUDGET_MB: '16', UPLOAD_ORGANIZATION_SHARE_PERCENT: '10' }).uploadLimits.perOrganization, Math.floor(1.6 * MiB));
+});
+
+t.test('IMAGE_TRANSFORM_SLOTS and IMAGE_TRANSFORM_SLOTS_PER_ADDRESS: 0, like unset, leaves the choice to the image delivery', async (t) => {
+  for (const value of ['0', '']) {
+    const images = loadConfig({ IMAGE_TRANSFORM_SLOTS: value, IMAGE_TRANSFORM_SLOTS_PER_ADDRESS: value }).images;
+    t.equal(images.slots, undefined, JSON.stringify(value));
+    t.equal(images.slotsPerAddress, undefined, JSON.stringify(value));
+  }
+  t.match(loadConfig({ IMAGE_TRANSFORM_SLOTS: '1', IMAGE_TRANSFORM_SLOTS_PER_ADDRESS: '1' }).images, { slots: 1, slotsPerAddress: 1 });
+});
+
+t.test('an empty value is the default, like an unset one', async (t) => {
+  const config = loadConfig({ UPLOAD_DEADLINE_SECONDS: '', HTTP_REQUEST_TIMEOUT_SECONDS: '', IMAGE_VARIANT_BURST: '', EVENTS_ADDRESS_RPM: '' });
+  t.equal(config.uploadLimits.deadlineMs, 120_000);
+  t.equal(config.serverTimeouts.requestMs, 150_000);
+  t.equal(config.images.missBurst, 60);
+  t.equal(config.events.addressRpm, 1_200);
+});
+
+t.test('the new variables refuse values out of their range, naming the variable and the range', async (t) => {
+  // [variable, least, most]
+  const ranges: Array<[string, number, number]> = [
+    ['UPLOAD_ORGANIZATION_SHARE_PERCENT', 10, 100],
+    ['UPLOAD_DEADLINE_SECONDS', 1, 3600],
+    ['UPLOAD_MIN_KB_PER_SECOND', 0, 1_000_000],
+    ['UPLOAD_SLOW_WINDOW_SECONDS', 1, 600],
+    ['HTTP_REQUEST_TIMEOUT_SECONDS', 1, 3600],
+    ['HTTP_HEADERS_TIMEOUT_SECONDS', 1, 600],
+    ['IMAGE_TRANSFORM_SLOTS', 0, 256],
+    ['IMAGE_TRANSFORM_SLOTS_PER_ADDRESS', 0, 256],
+    ['IMAGE_AVIF_SLOTS', 1, 256],
+    ['IMAGE_AVIF_COST', 1, 1000],
+    ['IMAGE_AVIF_EFFORT', 0, 9],
+    ['IMAGE_QUEUE', 0, 100_000],
+    ['IMAGE_QUEUE_PER_ADDRESS', 0, 100_000],
+    ['IMAGE_VARIANTS_PER_MINUTE', 1, 1_000_000],
+    ['IMAGE_VARIANT_BURST', 1, 1_000_000],
+    ['IMAGE_VARIANTS_MAX_MB', 1, 100_000_000],
+    ['IMAGE_CACHE_MB', 0, 65_536],
+    ['EVENTS_SESSION_RPM', 1, 100_000],
+    ['EVENTS_ADDRESS_RPM', 1, 10_000_000],
+    ['EVENTS_MAX_VALUE', 1, 1_000_000_000],
+    ['EVENTS_MAX_SESSION_REVENUE', 1, 100_000_000_000],
+    ['EVENTS_SESSION_CHECK_SECONDS', 0, 10],
+  ];
+  for (const [name, least, most] of ranges) {
+    for (const bad of [String(least - 1), String(most + 1), '2.5', 'lots']) {
+      const message = fails({ [name]: bad });
+      t.equal(message, `configuration error: ${name} must be a whole number from ${least} to ${most} (got ${JSON.stringify(bad)})`, `${name}=${bad}`);
+    }
+  }
+});
+
+t.test('the range ends themselves are accepted', async (t) => {
+  // HTTP_REQUEST_TIMEOUT_SECONDS must outlast UPLOAD_DEADLINE_SECONDS and HTTP_HEADERS_TIMEOUT_SECONDS (the rules below).
+  const least = loadConfig({
+    UPLOAD_ORGANIZATION_SHARE_PERCENT: '10',
+    UPLOAD_DEADLINE_SECONDS: '1',
+    UPLOAD_MIN_KB_PER_SECOND: '0',
+    UPLOAD_SLOW_WINDOW_SECONDS: '1',
+    HTTP_REQUEST_TIMEOUT_SECONDS: '2',
+    HTTP_HEADERS_TIMEOUT_SECONDS: '1',
+    IMAGE_AVIF_SLOTS: '1',
+    IMAGE_AVIF_COST: '1',
+    IMAGE_VARIANTS_PER_MINUTE: '1',
+    IMAGE_VARIANT_BURST: '1',
+    IMAGE_VARIANTS_MAX_MB: '1',
+    EVENTS_SESSION_RPM: '1',
+    EVENTS_ADDRESS_RPM: '1',
+    EVENTS_MAX_VALUE: '1',
+    EVENTS_MAX_SESSION_REVENUE: '1',
+  });
+  t.same(least.uploadLimits, { perOrganization: Math.floor(1.6 * MiB), deadlineMs: 1_000, minBytesPerSecond: 0, windowMs: 1_000 });
+  t.same(least.serverTimeouts, { requestMs: 2_000, headersMs: 1_000 });
+  t.match(least.images, { avifSlots: 1, avifCost: 1, missesPerMinute: 1, missBurst: 1, variantBudgetBytes: MiB });
+  t.match(least.events, { sessionRpm: 1, addressRpm: 1, maxValue: 1, maxSessionRevenue: 1 });
+  const most = loadConfig({
+    UPLOAD_ORGANIZATION_SHARE_PERCENT: '100',
+    UPLOAD_DEADLINE_SECONDS: '3599',
+    UPLOAD_MIN_KB_PER_SECOND: '1000000',
+    UPLOAD_SLOW_WINDOW_SECONDS: '600',
+    HTTP_REQUEST_TIMEOUT_SECONDS: '3600',
+    HTTP_HEADERS_TIMEOUT_SECONDS: '600',
+    IMAGE_TRANSFORM_SLOTS: '256',
+    IMAGE_TRANSFORM_SLOTS_PER_ADDRESS: '256',
+    IMAGE_AVIF_SLOTS: '256',
+    IMAGE_AVIF_COST: '1000',
+    IMAGE_AVIF_EFFORT: '9',
+    IMAGE_QUEUE: '100000',
+    IMAGE_QUEUE_PER_ADDRESS: '100000',
+    IMAGE_VARIANTS_PER_MINUTE: '1000000',
+    IMAGE_VARIANT_BURST: '1000000',
+    IMAGE_VARIANTS_MAX_MB: '100000000',
+    IMAGE_CACHE_MB: '65536',
+    EVENTS_SESSION_RPM: '100000',
+    EVENTS_ADDRESS_RPM: '10000000',
+    EVENTS_MAX_VALUE: '1000000000',
+    EVENTS_MAX_SESSION_REVENUE: '100000000000',
+    EVENTS_SESSION_CHECK_SECONDS: '10',
+  });
+  t.same(most.serverTimeouts, { requestMs: 3_600_000, headersMs: 600_000 });
+  t.equal(most.images.variantBudgetBytes, 100_000_000 * MiB);
+  t.equal(most.events.maxSessionRevenue, 100_000_000_000);
+  t.equal(most.events.sessionCheckMs, 10_000);
+});
+
+t.test('HTTP_REQUEST_TIMEOUT_SECONDS must be more than UPLOAD_DEADLINE_SECONDS: an upload cut off by its deadline still gets its 408', async (t) => {
+  const refused = /^configuration error: HTTP_REQUEST_TIMEOUT_SECONDS must be more than UPLOAD_DEADLINE_SECONDS \(an upload cut off by its deadline answers 408 with what it stored\)$/;
+  t.match(fails({ HTTP_REQUEST_TIMEOUT_SECONDS: '120', UPLOAD_DEADLINE_SECONDS: '120' }), refused, 'equal');
+  t.match(fails({ HTTP_REQUEST_TIMEOUT_SECONDS: '60', UPLOAD_DEADLINE_SECONDS: '120' }), refused, 'shorter');
+  t.match(fails({ HTTP_REQUEST_TIMEOUT_SECONDS: '100' }), refused, 'below the default deadline (120 s)');
+  t.match(fails({ UPLOAD_DEADLINE_SECONDS: '300' }), refused, 'a deadline past the default request timeout (150 s) needs a longer request timeout');
+  t.equal(loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '121', UPLOAD_DEADLINE_SECONDS: '120' }).serverTimeouts.requestMs, 121_000, 'one second more is enough');
+  t.equal(loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '360', UPLOAD_DEADLINE_SECONDS: '300' }).serverTimeouts.requestMs, 360_000);
+  t.notOk(fails({ UPLOAD_DEADLINE_SECONDS: '300' }).includes('\n'), 'one line');
+});
+
+t.test('HTTP_HEADERS_TIMEOUT_SECONDS must be at most HTTP_REQUEST_TIMEOUT_SECONDS', async (t) => {
+  const refused = /^configuration error: HTTP_HEADERS_TIMEOUT_SECONDS must be at most HTTP_REQUEST_TIMEOUT_SECONDS$/;
+  t.match(fails({ HTTP_HEADERS_TIMEOUT_SECONDS: '31', HTTP_REQUEST_TIMEOUT_SECONDS: '30', UPLOAD_DEADLINE_SECONDS: '20' }), refused);
+  t.same(loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '30', HTTP_REQUEST_TIMEOUT_SECONDS: '30', UPLOAD_DEADLINE_SECONDS: '20' }).serverTimeouts, { requestMs: 30_000, headersMs: 30_000 }, 'equal is allowed');
+});
+
+t.test('a value out of its range is reported before the rules between variables', async (t) => {
+  const message = fails({ HTTP_REQUEST_TIMEOUT_SECONDS: '0', UPLOAD_DEADLINE_SECONDS: '120' });
+  t.equal(message, 'configuration error: HTTP_REQUEST_TIMEOUT_SECONDS must be a whole number from 1 to 3600 (got "0")');
+});
