@@ -1,6 +1,7 @@
 // The service's HTTP API as `stylist serve` runs it: key lookups that follow the event store,
 // the demo organization, authentication, metering, idempotency and every endpoint group.
 // Tests build the same thing on their own database, so the wiring under test is the real one.
+import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../api/app.js';
 import { TurnRelay } from '../api/agent-relay.js';
@@ -17,6 +18,11 @@ import { DEMO_ORGANIZATION_ID } from '../domain/demo.js';
 import { demoPlan } from '../domain/plan.js';
 import { sharpTransformer } from '../infra/images/transform.js';
 import { ImageDelivery } from '../infra/images/variants.js';
+import { LookRenderer } from '../infra/images/look-renderer.js';
+import { outboundClient } from '../infra/http/outbound.js';
+import { createOpenAiImageModel } from '../infra/models/openai-images.js';
+import { matchSlots } from '../api/routes/match.js';
+import { createVisionMatcher } from '../infra/models/openai-vision-match.js';
 import { postgresUsageStore } from '../infra/metering/usage-store.js';
 import type { Platform } from './platform.js';
 
@@ -83,6 +89,16 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
   });
   // The variants already kept count against the budget: learnt in the background.
   void images.scanStore();
+  // Looks (POST /v2/agent/looks): drawn within the process's render slots, by the image model when one is configured.
+  const imageModel = config.looks.imageModel;
+  const looks = new LookRenderer({
+    objects: platform.objects,
+    model: imageModel ? createOpenAiImageModel({ model: imageModel.model, apiKey: imageModel.apiKey, baseURL: imageModel.baseUrl, timeoutMs: config.looks.imageTimeoutMs }) : null,
+    modelTimeoutMs: config.looks.imageTimeoutMs,
+    slots: config.looks.renderSlots || availableParallelism(),
+    maxWaiting: config.looks.renderQueue,
+    maxWaitingPerOwner: Math.ceil(config.looks.renderQueue / 2),
+  });
   const usage = postgresUsageStore(platform.database.db);
   const relay = new TurnRelay({
     channel: platform.channel,
@@ -126,6 +142,14 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       thinkingLevels: openChatModel(config).thinkingLevels,
       search,
       images,
+      looks,
+      outbound: outboundClient(config.outbound.allowPrivate),
+      // POST /v2/agent/match: photos read within per-core slots; the vision model names the pieces when one is configured.
+      match: {
+        slots: matchSlots(config.agent.matchSlots ?? availableParallelism(), config.agent.matchMaxQueued),
+        vision: config.openai?.visionModel ? createVisionMatcher({ model: config.openai.visionModel, apiKey: config.openai.apiKey, baseURL: config.openai.baseUrl, timeoutMs: config.agent.matchTimeoutMs }) : null,
+        onVisionError: (error) => logger.warn({ err: error }, 'the vision model did not name the pieces of a photo; it was read offline'),
+      },
       baseUrl: config.baseUrl,
     }),
   });

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const benchmarks = ['eventstore.ts', 'streams.ts', 'projections.ts', 'gateway.ts', 'images.ts', 'analytics.ts', 'labelling.ts', 'labelling-shopify.ts', 'search-quality.ts', 'search.ts', 'agent.ts', 'ingest.ts', 'sync.ts', 'scale-out.ts', 'memory.ts'];
+const benchmarks = ['eventstore.ts', 'streams.ts', 'projections.ts', 'gateway.ts', 'images.ts', 'looks.ts', 'match.ts', 'analytics.ts', 'labelling.ts', 'labelling-shopify.ts', 'search-quality.ts', 'search.ts', 'agent.ts', 'ingest.ts', 'sync.ts', 'scale-out.ts', 'memory.ts'];
 const only = process.argv.slice(2);
 let failed = 0;
 for (const file of benchmarks.filter((name) => !only.length || only.some((o) => name.startsWith(o)))) {

@@ -8,6 +8,8 @@ import { shopperEventRoutes, type EventsContext } from './events.js';
 import type { ImageLinks } from '../../domain/item/image-links.js';
 import { imageRoutes, type ImagesContext } from './images.js';
 import { itemRoutes } from './items.js';
+import { lookRoutes, type LooksContext } from './looks.js';
+import { matchRoutes, type MatchContext } from './match.js';
 import { searchRoutes, type SearchContext } from './search.js';
 import { sourceRoutes } from './sources.js';
 import { stylingRoutes } from './styling.js';
@@ -17,7 +19,7 @@ import { organizationRoutes } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
 
 export const endpointGroups = (
-  context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks & EventsContext & UploadContext & AgentContext,
+  context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks & EventsContext & UploadContext & AgentContext & LooksContext & MatchContext,
 ): Array<(app: FastifyInstance) => void | Promise<void>> => [
   organizationRoutes(context),
   widgetPresetRoutes(context),
@@ -28,6 +30,8 @@ export const endpointGroups = (
   sourceRoutes(context),
   searchRoutes(context),
   agentRoutes(context),
+  lookRoutes(context),
+  matchRoutes(context),
   shopperEventRoutes(context),
   analyticsRoutes(context),
   imageRoutes(context),

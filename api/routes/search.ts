@@ -83,7 +83,7 @@ const body = z.object({
     .nullish(),
 });
 
-const pricedProduct = itemSchema.shape.product.extend({
+export const pricedProduct = itemSchema.shape.product.extend({
   variants: z.array(variantSchema),
   marketExact: z.boolean(),
   marketFallback: z.enum(MARKET_FALLBACKS as unknown as [string, ...string[]]).optional(),

@@ -99,6 +99,10 @@ const environment = z.object({
   STYLIST_CHAT_MODEL: optional(z.string()),
   STYLIST_EMBEDDING_MODEL: optional(z.string()),
   STYLIST_VISION_MODEL: optional(z.string()),
+  STYLIST_IMAGE_MODEL: optional(z.string()),
+  STYLIST_IMAGE_TIMEOUT_SECONDS: integer(45, 1, 600),
+  LOOKS_RENDER_SLOTS: integer(0, 0, 256),
+  LOOKS_RENDER_QUEUE: integer(64, 0, 10_000),
   DEMO_KEY: z.preprocess((v) => v || 'sgpt-pk-demo', z.string().regex(/^sgpt-pk-[A-Za-z0-9]+$/, 'must look like a public key: sgpt-pk- followed by letters and digits')),
   DEMO_QUOTA: integer(10_000, 0, Number.MAX_SAFE_INTEGER),
   DEMO_RPM: integer(60, 1, 1_000_000),
@@ -136,6 +140,9 @@ const environment = z.object({
   STYLIST_CHAT_TIMEOUT_SECONDS: integer(60, 1, 600),
   STYLIST_CHAT_RETRIES: integer(3, 0, 10),
   STYLIST_CHAT_REASONING: flag(false),
+  MATCH_VISION_TIMEOUT_SECONDS: integer(8, 1, 120),
+  MATCH_SLOTS: integer(0, 0, 256),
+  MATCH_MAX_QUEUED: integer(8, 0, 1_000),
   IMAGE_TRANSFORM_SLOTS: integer(0, 0, 256),
   IMAGE_TRANSFORM_SLOTS_PER_ADDRESS: integer(0, 0, 256),
   IMAGE_AVIF_SLOTS: integer(1, 1, 256),
@@ -225,6 +232,16 @@ export interface Config {
     /** Store feeds and photos may be fetched from loopback, private and link-local addresses (tests and local setups). */
     allowPrivate: boolean;
   };
+  looks: {
+    /** POST /v2/agent/looks asks this OpenAI-compatible images model (images/edits); without one the offline composition is the picture. */
+    imageModel?: { model: string; apiKey?: string; baseUrl?: string };
+    /** One image model call; past it the offline composition is answered. */
+    imageTimeoutMs: number;
+    /** Looks drawn at once in one API process (0: its cores). */
+    renderSlots: number;
+    /** Looks waiting for a slot before 503 (one organization: half of it). */
+    renderQueue: number;
+  };
   agent: {
     /** Turns one agent worker process runs at once. */
     concurrency: number;
@@ -243,6 +260,11 @@ export interface Config {
     chatRetries: number;
     /** Send `reasoning_effort` for the thinking levels (servers that take it). */
     chatReasoning: boolean;
+    /** POST /v2/agent/match: the vision model's call, after which the photo is read offline. */
+    matchTimeoutMs: number;
+    /** Photos read at once (undefined: one per core), and waiting before a 503. */
+    matchSlots?: number;
+    matchMaxQueued: number;
   };
   /** GET /v1/image: what anyone may make the service transform and keep (infra/images/variants.ts). */
   images: {
@@ -360,6 +382,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
     projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS },
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },
+    looks: {
+      imageModel: e.STYLIST_IMAGE_MODEL ? { model: e.STYLIST_IMAGE_MODEL, apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL } : undefined,
+      imageTimeoutMs: e.STYLIST_IMAGE_TIMEOUT_SECONDS * 1000,
+      renderSlots: e.LOOKS_RENDER_SLOTS,
+      renderQueue: e.LOOKS_RENDER_QUEUE,
+    },
     agent: {
       concurrency: e.AGENT_CONCURRENCY,
       maxPerOrganization: e.AGENT_MAX_PER_ORGANIZATION,
@@ -370,6 +398,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       chatTimeoutMs: e.STYLIST_CHAT_TIMEOUT_SECONDS * 1000,
       chatRetries: e.STYLIST_CHAT_RETRIES,
       chatReasoning: e.STYLIST_CHAT_REASONING,
+      matchTimeoutMs: e.MATCH_VISION_TIMEOUT_SECONDS * 1000,
+      matchSlots: e.MATCH_SLOTS || undefined,
+      matchMaxQueued: e.MATCH_MAX_QUEUED,
     },
     images: {
       slots: e.IMAGE_TRANSFORM_SLOTS || undefined,

@@ -145,6 +145,18 @@ export const HAND_CHECKED_BODIES: Record<string, Record<string, unknown>> = {
       sizing: { type: 'object', properties: { brandSizes: { type: 'object', properties: { enabled: { type: 'boolean' }, logos: { type: 'boolean' }, excludedBrands: { type: 'array', items: { type: 'string' } } } } } },
     },
   },
+  // Looks: this organization's item (the fixture's is never processed: 422 like the other's and unknown ones), ratios in and out of bounds.
+  'POST /v2/agent/looks': {
+    type: 'object',
+    properties: {
+      itemIds: { type: 'array', items: { enum: [FIXTURE_IDS.ownItem, FIXTURE_IDS.otherItem, '00000000-0000-4000-8000-000000000000', 'x'] }, maxItems: 9 },
+      label: text,
+      customInstructions: text,
+      preferences: { type: 'object', properties: { aspectRatio: { enum: ['3:4', '1:1', '21:9', '1:3', '3:1', '0:1', '22:21', '4:1', '3/4'] }, showPrices: { type: 'boolean' } } },
+      userPhotoUrl: { enum: ['https://example.com/me.jpg', 'http://127.0.0.1/me.jpg', 'ftp://example.com/me.jpg', ''] },
+      country: { enum: ['US', 'FR', 'xx', 'USA'] },
+    },
+  },
 };
 
 export type Ids = Record<'datasetId' | 'itemId' | 'sourceId' | 'jobId' | 'presetId' | 'chatId', string>;
