@@ -60,6 +60,10 @@ export class OutboundRefused extends Error {
     const which = host === address ? `${address} is` : `${host} resolves to ${address},`;
     return new OutboundRefused(`refused: ${which} ${describeClass(kind)}; Stylist only fetches addresses on the public internet`);
   }
+
+  static scheme(protocol: string): OutboundRefused {
+    return new OutboundRefused(`refused: ${protocol} addresses are not fetched, only http and https`);
+  }
 }
 
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
@@ -122,7 +126,7 @@ export function createOutbound(options: OutboundOptions = {}): Outbound {
     allowPrivate,
     async fetch(url, request = {}) {
       const target = new URL(url);
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new OutboundRefused(`refused: ${target.protocol} addresses are not fetched, only http and https`);
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') throw OutboundRefused.scheme(target.protocol);
       const signals = [request.signal, request.timeoutMs === undefined ? undefined : AbortSignal.timeout(request.timeoutMs)].filter((signal): signal is AbortSignal => signal !== undefined);
       try {
         const response = await undiciFetch(target, {

@@ -3,8 +3,9 @@
 // no private address unless OUTBOUND_ALLOW_PRIVATE), redirects followed hop by hop, each checked,
 // the body refused as soon as it passes the byte bound. What the bytes are is decided later, by
 // decoding them (infra/images/garment-regions.ts), never by a Content-Type.
-import { MAX_REDIRECTS, OutboundRefused, readCapped, type Outbound } from '../http/outbound.js';
-import { deepestMessage, discard, errorCode } from '../http/fetch-helpers.js';
+import { fetchImageBytes, ImageFetchError } from '../http/fetch-image.js';
+import { MAX_REDIRECTS, type Outbound } from '../http/outbound.js';
+import { deepestMessage, errorCode } from '../http/fetch-helpers.js';
 import { readDataUri } from '../../domain/agent/messages.js';
 import { imageUrl, MATCH_LIMITS, matchMessages } from '../../domain/match/request.js';
 
@@ -12,7 +13,34 @@ export type PhotoBytes = { ok: true; bytes: Buffer } | { ok: false; message: str
 
 export const PHOTO_FETCH_TIMEOUT_MS = 10_000;
 
-class TooLarge extends Error {}
+/** The route's words for each way the fetch fails (the route's tests and docs read the same). */
+function matchProblem(error: ImageFetchError, signal: AbortSignal | undefined): PhotoBytes {
+  const { status, limit, refused, cause } = error.details;
+  const failed = (): PhotoBytes => {
+    // The request went away: nobody reads an answer, so the abort goes up as it came.
+    if (signal?.aborted) throw cause;
+    return { ok: false, message: matchMessages.imageFetch(errorCode(cause) ?? deepestMessage(cause)) };
+  };
+  switch (error.reason) {
+    case 'too-large':
+      return { ok: false, message: matchMessages.imageBytes };
+    // imageUrl lets only http(s) through, so 'scheme' is not expected; were it, it is the outbound client's refusal.
+    case 'refused':
+    case 'scheme':
+      return { ok: false, message: matchMessages.imageRefused(refused!.replace(/^refused: /, '')) };
+    case 'timeout':
+      return { ok: false, message: matchMessages.imageFetch(`no answer within ${limit! / 1000} s`) };
+    case 'redirects':
+      return { ok: false, message: matchMessages.imageFetch(`more than ${limit} redirects`) };
+    case 'status':
+      return { ok: false, message: matchMessages.imageFetch(`the server answered ${status}`) };
+    case 'bad-redirect':
+      // A Location that is not a URL at all is told like any other failure: by its error's code.
+      return refused === undefined ? failed() : { ok: false, message: matchMessages.imageFetch('it redirects to an address that is not https') };
+    case 'failed':
+      return failed();
+  }
+}
 
 export async function matchPhotoBytes(image: string, outbound: Outbound, signal?: AbortSignal, timeoutMs = PHOTO_FETCH_TIMEOUT_MS): Promise<PhotoBytes> {
   if (image.startsWith('data:')) {
@@ -21,33 +49,22 @@ export async function matchPhotoBytes(image: string, outbound: Outbound, signal?
     const bytes = Buffer.from(uri.base64, 'base64');
     return bytes.length > MATCH_LIMITS.imageBytes ? { ok: false, message: matchMessages.imageBytes } : { ok: true, bytes };
   }
-  let url = imageUrl(image, outbound.allowPrivate);
+  const url = imageUrl(image, outbound.allowPrivate);
   if (!url) return { ok: false, message: matchMessages.image };
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const within = signal ? AbortSignal.any([signal, deadline]) : deadline;
   try {
-    for (let hop = 0; ; hop++) {
-      const response = await outbound.fetch(url, { signal: within, headers: { accept: 'image/*' } });
-      if (response.status >= 300 && response.status < 400 && response.headers.get('location')) {
-        discard(response);
-        if (hop >= MAX_REDIRECTS) return { ok: false, message: matchMessages.imageFetch(`more than ${MAX_REDIRECTS} redirects`) };
-        const next = imageUrl(new URL(response.headers.get('location')!, url).toString(), outbound.allowPrivate);
-        if (!next) return { ok: false, message: matchMessages.imageFetch('it redirects to an address that is not https') };
-        url = next;
-        continue;
-      }
-      if (response.status !== 200) {
-        discard(response);
-        return { ok: false, message: matchMessages.imageFetch(`the server answered ${response.status}`) };
-      }
-      const bytes = await readCapped(response, MATCH_LIMITS.imageBytes, () => new TooLarge());
-      return { ok: true, bytes };
-    }
+    const bytes = await fetchImageBytes(outbound, url, {
+      timeoutMs,
+      maxBytes: MATCH_LIMITS.imageBytes,
+      maxRedirects: MAX_REDIRECTS,
+      signal,
+      // A redirect is held to the rule the address given was: https (http only where private addresses are allowed).
+      allowUrl: (next) => (imageUrl(next.toString(), outbound.allowPrivate) ? null : 'not https'),
+      // Only a plain 200 carries the photo.
+      acceptStatus: (answered) => answered === 200,
+    });
+    return { ok: true, bytes };
   } catch (error) {
-    if (error instanceof TooLarge) return { ok: false, message: matchMessages.imageBytes };
-    if (error instanceof OutboundRefused) return { ok: false, message: matchMessages.imageRefused(error.message.replace(/^refused: /, '')) };
-    if (deadline.aborted) return { ok: false, message: matchMessages.imageFetch(`no answer within ${timeoutMs / 1000} s`) };
-    if (signal?.aborted) throw error;
-    return { ok: false, message: matchMessages.imageFetch(errorCode(error) ?? deepestMessage(error)) };
+    if (error instanceof ImageFetchError) return matchProblem(error, signal);
+    throw error;
   }
 }

@@ -3,8 +3,8 @@
 // its bytes bounded while they arrive, its pixels bounded from the header before decoding, its
 // type told by its bytes (a Content-Type is not trusted), then made a modest JPEG for the model.
 import sharp from 'sharp';
-import { MAX_REDIRECTS, OutboundRefused, readCapped, type Outbound } from '../http/outbound.js';
-import { discard } from '../http/fetch-helpers.js';
+import { fetchImageBytes, ImageFetchError } from '../http/fetch-image.js';
+import { MAX_REDIRECTS, type Outbound } from '../http/outbound.js';
 import { sniffImageType } from './inspect.js';
 
 export const USER_PHOTO_LIMITS = { bytes: 10 * 1024 * 1024, pixels: 40_000_000, longSide: 1536, timeoutMs: 10_000 } as const;
@@ -16,30 +16,34 @@ export class UserPhotoProblem extends Error {
 
 const READABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/avif']);
 
+/** The words for each way the fetch fails; each completes "userPhotoUrl could not be used: …". */
+function userPhotoProblem(error: ImageFetchError): UserPhotoProblem {
+  switch (error.reason) {
+    // A scheme other than http(s) is the outbound client's refusal, in its words.
+    case 'refused':
+    case 'scheme':
+      return new UserPhotoProblem(error.details.refused!);
+    case 'status':
+      return new UserPhotoProblem(`its server answered ${error.details.status}`);
+    case 'redirects':
+      return new UserPhotoProblem(`more than ${error.details.limit} redirects`);
+    case 'too-large':
+      return new UserPhotoProblem(`it is larger than ${error.details.limit! / (1024 * 1024)} MB`);
+    case 'timeout':
+      return new UserPhotoProblem(`no whole answer within ${error.details.limit! / 1000} s`);
+    case 'bad-redirect':
+    case 'failed':
+      return new UserPhotoProblem('it could not be fetched');
+  }
+}
+
 export async function fetchUserPhoto(outbound: Outbound, url: string, signal?: AbortSignal): Promise<Buffer> {
-  const deadline = AbortSignal.timeout(USER_PHOTO_LIMITS.timeoutMs);
-  const stop = signal ? AbortSignal.any([signal, deadline]) : deadline;
   let bytes: Buffer;
   try {
-    let target = new URL(url);
-    let response: Response;
-    for (let hop = 0; ; hop++) {
-      response = await outbound.fetch(target, { signal: stop, headers: { accept: 'image/*' } });
-      const location = response.headers.get('location');
-      if (response.status < 300 || response.status >= 400 || !location) break;
-      discard(response);
-      if (hop >= MAX_REDIRECTS) throw new UserPhotoProblem(`more than ${MAX_REDIRECTS} redirects`);
-      target = new URL(location, target);
-    }
-    if (!response.ok) {
-      discard(response);
-      throw new UserPhotoProblem(`its server answered ${response.status}`);
-    }
-    bytes = await readCapped(response, USER_PHOTO_LIMITS.bytes, () => new UserPhotoProblem(`it is larger than ${USER_PHOTO_LIMITS.bytes / (1024 * 1024)} MB`));
+    bytes = await fetchImageBytes(outbound, new URL(url), { timeoutMs: USER_PHOTO_LIMITS.timeoutMs, maxBytes: USER_PHOTO_LIMITS.bytes, maxRedirects: MAX_REDIRECTS, signal });
   } catch (error) {
-    if (error instanceof UserPhotoProblem) throw error;
-    if (error instanceof OutboundRefused) throw new UserPhotoProblem(error.message);
-    if (deadline.aborted) throw new UserPhotoProblem(`no whole answer within ${USER_PHOTO_LIMITS.timeoutMs / 1000} s`);
+    if (error instanceof ImageFetchError) throw userPhotoProblem(error);
+    // Not a URL (the request's schema lets only http(s) URLs through, so not expected).
     throw new UserPhotoProblem('it could not be fetched');
   }
   const type = sniffImageType(bytes);

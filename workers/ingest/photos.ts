@@ -6,8 +6,9 @@ import sharp from 'sharp';
 import { v5 as uuidv5 } from 'uuid';
 import type { ProductPhoto } from '../../infra/models/port.js';
 import type { ObjectStore } from '../../infra/objects/port.js';
-import { deepestMessage, discard } from '../../infra/http/fetch-helpers.js';
-import { outboundClient, OutboundRefused, readCapped, type Outbound } from '../../infra/http/outbound.js';
+import { deepestMessage } from '../../infra/http/fetch-helpers.js';
+import { fetchImageBytes, ImageFetchError } from '../../infra/http/fetch-image.js';
+import { outboundClient, type Outbound } from '../../infra/http/outbound.js';
 
 const IMAGE_ID_NAMESPACE = '0e8f5a3c-7b1d-4c2e-9f6a-3d5b7c9e1f20';
 
@@ -42,6 +43,29 @@ export function sniffImage(bytes: Uint8Array): 'jpeg' | 'png' | 'gif' | 'webp' |
 /** Shopify feeds often give protocol-relative `//cdn.shopify.com/…` sources. */
 const absolute = (src: string): string => (src.startsWith('//') ? `https:${src}` : src);
 
+/** The words of a photo report for each way a fetch fails (merchants read them; tests assert them). */
+function photoProblem(error: ImageFetchError): PhotoProblem {
+  const { status, limit, refused, protocol, location, cause } = error.details;
+  switch (error.reason) {
+    case 'refused':
+      return new PhotoProblem(refused!);
+    case 'status':
+      return new PhotoProblem(`HTTP ${status}`);
+    case 'redirects':
+      return new PhotoProblem(`more than ${limit} redirects`);
+    case 'bad-redirect':
+      return new PhotoProblem(`redirected to ${location!.slice(0, 200)}, which is not a URL`);
+    case 'scheme':
+      return new PhotoProblem(`unsupported scheme ${protocol}`);
+    case 'too-large':
+      return new PhotoProblem(`larger than ${limit} bytes`);
+    case 'timeout':
+      return new PhotoProblem(`no answer within ${limit} ms`);
+    case 'failed':
+      return new PhotoProblem(`fetch failed (${deepestMessage(cause)})`);
+  }
+}
+
 /**
  * One deadline covers the whole photo (redirects and body included), and every way it can go wrong
  * (stalled, trickling, too large, redirected badly or to an address Stylist does not fetch) is a
@@ -54,41 +78,10 @@ export async function fetchPhotoBytes(src: string, limits: PhotoLimits = DEFAULT
   } catch {
     throw new PhotoProblem('not a URL');
   }
-  const deadline = AbortSignal.timeout(limits.timeoutMs);
-  const problem = (error: unknown): PhotoProblem => {
-    if (error instanceof PhotoProblem) return error;
-    if (error instanceof OutboundRefused) return new PhotoProblem(error.message);
-    if (deadline.aborted) return new PhotoProblem(`no answer within ${limits.timeoutMs} ms`);
-    return new PhotoProblem(`fetch failed (${deepestMessage(error)})`);
-  };
-  for (let redirects = 0; ; redirects++) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PhotoProblem(`unsupported scheme ${url.protocol}`);
-    let response: Response;
-    try {
-      response = await outbound.fetch(url, { signal: deadline, headers: { accept: 'image/*' } });
-    } catch (error) {
-      throw problem(error);
-    }
-    const location = response.headers.get('location');
-    if (response.status >= 300 && response.status < 400 && location) {
-      discard(response);
-      if (redirects >= limits.maxRedirects) throw new PhotoProblem(`more than ${limits.maxRedirects} redirects`);
-      try {
-        url = new URL(location, url);
-      } catch {
-        throw new PhotoProblem(`redirected to ${location.slice(0, 200)}, which is not a URL`);
-      }
-      continue;
-    }
-    if (!response.ok) {
-      discard(response);
-      throw new PhotoProblem(`HTTP ${response.status}`);
-    }
-    try {
-      return await readCapped(response, limits.maxBytes, () => new PhotoProblem(`larger than ${limits.maxBytes} bytes`));
-    } catch (error) {
-      throw problem(error);
-    }
+  try {
+    return await fetchImageBytes(outbound, url, { timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, maxRedirects: limits.maxRedirects });
+  } catch (error) {
+    throw error instanceof ImageFetchError ? photoProblem(error) : error;
   }
 }
 
