@@ -17,7 +17,7 @@ import { ensureDemoOrganization } from '../commands/demo.js';
 import { DEMO_ORGANIZATION_ID } from '../domain/demo.js';
 import { demoPlan } from '../domain/plan.js';
 import { sharpTransformer } from '../infra/images/transform.js';
-import { ImageDelivery } from '../infra/images/variants.js';
+import { ImageDelivery, imageJobSlots } from '../infra/images/variants.js';
 import { LookRenderer } from '../infra/images/look-renderer.js';
 import { outboundClient } from '../infra/http/outbound.js';
 import { createOpenAiImageModel } from '../infra/models/openai-images.js';
@@ -73,15 +73,23 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
     );
   }
   const imageLimits = config.images;
-  const images = new ImageDelivery({
-    objects: platform.objects,
-    transformer: sharpTransformer({ avifEffort: imageLimits.avifEffort }),
+  // One pool of sharp slots for the process (IMAGE_TRANSFORM_SLOTS, else one per core), shared by
+  // image variants, looks and match: apart, each with a slot per core, they could run three times
+  // as many sharp jobs as there are cores. Turns are fair across routes (owners `address:<ip>`,
+  // `org:<id>`); its waiting bounds (IMAGE_QUEUE, IMAGE_QUEUE_PER_ADDRESS) are pool-wide, and looks
+  // and match keep their own shorter lines in front of it.
+  const sharpSlots = imageJobSlots({
     slots: imageLimits.slots,
     slotsPerAddress: imageLimits.slotsPerAddress,
     avifSlots: imageLimits.avifSlots,
-    avifCost: imageLimits.avifCost,
     maxQueued: imageLimits.maxQueued,
     maxQueuedPerAddress: imageLimits.maxQueuedPerAddress,
+  });
+  const images = new ImageDelivery({
+    objects: platform.objects,
+    transformer: sharpTransformer({ avifEffort: imageLimits.avifEffort }),
+    slotPool: sharpSlots,
+    avifCost: imageLimits.avifCost,
     missRate: { perMinute: imageLimits.missesPerMinute, burst: imageLimits.missBurst },
     variantBudgetBytes: imageLimits.variantBudgetBytes,
     cacheBytes: imageLimits.cacheBytes,
@@ -89,7 +97,8 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
   });
   // The variants already kept count against the budget: learnt in the background.
   void images.scanStore();
-  // Looks (POST /v2/agent/looks): drawn within the process's render slots, by the image model when one is configured.
+  // Looks (POST /v2/agent/looks): LOOKS_RENDER_SLOTS in flight (model calls included), their sharp
+  // work in the shared pool; drawn by the image model when one is configured.
   const imageModel = config.looks.imageModel;
   const looks = new LookRenderer({
     objects: platform.objects,
@@ -98,6 +107,7 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
     slots: config.looks.renderSlots || availableParallelism(),
     maxWaiting: config.looks.renderQueue,
     maxWaitingPerOwner: Math.ceil(config.looks.renderQueue / 2),
+    sharpSlots,
   });
   const usage = postgresUsageStore(platform.database.db);
   const relay = new TurnRelay({
@@ -144,9 +154,11 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       images,
       looks,
       outbound: outboundClient(config.outbound.allowPrivate),
-      // POST /v2/agent/match: photos read within per-core slots; the vision model names the pieces when one is configured.
+      // POST /v2/agent/match: photos read in the shared pool behind the route's own line (MATCH_SLOTS,
+      // MATCH_MAX_QUEUED); the vision model names the pieces when one is configured.
       match: {
         slots: matchSlots(config.agent.matchSlots ?? availableParallelism(), config.agent.matchMaxQueued),
+        sharpSlots,
         vision: config.openai?.visionModel ? createVisionMatcher({ model: config.openai.visionModel, apiKey: config.openai.apiKey, baseURL: config.openai.baseUrl, timeoutMs: config.agent.matchTimeoutMs }) : null,
         onVisionError: (error) => logger.warn({ err: error }, 'the vision model did not name the pieces of a photo; it was read offline'),
       },

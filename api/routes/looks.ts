@@ -4,8 +4,9 @@
 // naming them, nothing drawn). The picture is the offline composition of the items' photos, or,
 // with an image model configured, the model's picture with the composition as reference (the
 // composition when the model fails or is slow). Try-on (`userPhotoUrl`) needs the store's
-// styling.tryOn and an image model. Renders are bounded by the process's render slots (503 +
-// Retry-After when full).
+// styling.tryOn and an image model. Looks in flight (model calls included) are bounded by the
+// looks' own places, and their sharp work by the process's pool of sharp slots shared with image
+// delivery and match (503 + Retry-After when either is full).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { canvasSize, lookMessages, lookRequestSchema, parseAspectRatio, type LookRequest } from '../../domain/looks/request.js';

@@ -1,7 +1,8 @@
 // POST /v2/agent/match (experimental): the shopper's photo of a dressed person in, the pieces of
 // the outfit out, each with the catalogue's best matches and alternates, priced in the shopper's
 // market. The photo is a data URI or a web address (fetched through the guarded outbound client);
-// it is decoded within a per-core job limit (a 503 with Retry-After when that is full), read
+// it is decoded within the process's per-core pool of sharp slots, shared with image delivery and
+// looks, behind the route's own short line (a 503 with Retry-After when either is full), read
 // offline for the pieces, and with STYLIST_VISION_MODEL set the model names them instead (the
 // offline reading answers when the model fails or is slow). The demo key is refused.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -9,7 +10,7 @@ import { z } from 'zod';
 import { COLOR_FAMILIES, PATTERNS, SLOTS } from '../../domain/catalogue/vocabulary.js';
 import { linkItem, type ImageLinks } from '../../domain/item/image-links.js';
 import { MATCH_BODY_LIMIT, MATCH_LIMITS, matchMessages, matchRequestSchema, type GarmentPiece } from '../../domain/match/request.js';
-import { Abandoned, FairSlots, ImagesBusy, WaitingLineFull } from '../../infra/images/fair-slots.js';
+import { Abandoned, addressOwner, FairSlots, ImagesBusy, WaitingLineFull } from '../../infra/images/fair-slots.js';
 import { garmentRegions, readPhoto } from '../../infra/images/garment-regions.js';
 import { matchPhotoBytes } from '../../infra/images/match-photo.js';
 import type { Outbound } from '../../infra/http/outbound.js';
@@ -25,8 +26,14 @@ import { itemSchema } from './item-schema.js';
 import { pricedProduct } from './search.js';
 
 export interface MatchReader {
-  /** Photos decoded and read at once, shared fairly among client addresses. */
+  /**
+   * The route's own line (matchSlots): photos being read at once and waiting, shared fairly among
+   * client addresses. Shorter than the pool's, so a burst of photos is told to come back in a
+   * second rather than wait behind hundreds of image variants.
+   */
   slots: FairSlots;
+  /** Where the decode and the reading run: the process's pool of sharp slots (app/api.ts), owner `address:<ip>`. */
+  sharpSlots: FairSlots;
   /** Null: the photo is read offline only. */
   vision: VisionMatcher | null;
   /** Logged, never answered: the model failed and the offline reading answered instead. */
@@ -40,7 +47,7 @@ export interface MatchContext extends RouteContext {
   uploadBudget: BodyBudget;
 }
 
-/** One slot per core, a short line behind them; the 503 asks to come back in a second. */
+/** The route's line: one place per core (MATCH_SLOTS), a short line behind them (MATCH_MAX_QUEUED); the 503 asks to come back in a second. */
 export function matchSlots(slots: number, maxWaiting: number): FairSlots {
   return new FairSlots({ slots, perOwner: Math.max(1, Math.ceil(slots / 2)), heavySlots: slots, maxWaiting, maxWaitingPerOwner: Math.max(1, Math.ceil(maxWaiting / 2)) });
 }
@@ -65,15 +72,23 @@ const response = z.object({
 });
 
 async function readPieces(context: MatchContext, request: FastifyRequest, bytes: Buffer, gone: AbortSignal): Promise<GarmentPiece[]> {
+  const client = clientGroup(request.ip);
   let read;
   try {
+    // A place in the route's line, then a turn in the shared pool (the same address as its image variants).
     read = await context.match.slots.run(
-      clientGroup(request.ip),
+      client,
       false,
-      async () => {
-        const photo = await readPhoto(bytes, MATCH_LIMITS.imagePixels);
-        return photo.ok ? { ok: true as const, jpeg: photo.jpeg, pieces: garmentRegions(photo.raster) } : photo;
-      },
+      () =>
+        context.match.sharpSlots.run(
+          addressOwner(client),
+          false,
+          async () => {
+            const photo = await readPhoto(bytes, MATCH_LIMITS.imagePixels);
+            return photo.ok ? { ok: true as const, jpeg: photo.jpeg, pieces: garmentRegions(photo.raster) } : photo;
+          },
+          gone,
+        ),
       gone,
     );
   } catch (error) {

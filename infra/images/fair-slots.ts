@@ -8,6 +8,16 @@
 // - heavy jobs (AVIF) take a slot and one of `heavySlots`: a line of them cannot fill every slot;
 // - waiting is bounded, in all (ImagesBusy, 503) and per address (WaitingLineFull, 429); a waiting
 //   request holds nothing but its place, and leaves the line when nobody wants it any more.
+// One pool of one slot per core serves all of the process's CPU-bound sharp work (image variants,
+// looks' compositions, match's photo reads: app/api.ts makes it), so they cannot together run more
+// sharp jobs than there are cores. Owners are namespaced (addressOwner, organizationOwner), so an
+// address's turn is one turn across routes, and the waiting bounds are the pool's, across routes:
+// a route wanting a shorter line keeps its own bound in front of the pool.
+
+/** The pool's owner of a client address's jobs (image variants, match's photo reads). */
+export const addressOwner = (address: string): string => `address:${address}`;
+/** The pool's owner of an organization's jobs (looks). */
+export const organizationOwner = (organizationId: string): string => `org:${organizationId}`;
 
 /** Every place in the queue is taken. */
 export class ImagesBusy extends Error {

@@ -1,17 +1,21 @@
 // Draws a look (POST /v2/agent/looks): the offline composition of the items' stored photos
 // (look-composer.ts), then, with an image model configured, the model's picture drawn from it
 // (and from the shopper's photo for try-on), the offline picture standing in when the model fails
-// or runs past its timeout. Each render takes one of the process's render slots (FairSlots,
-// owners = organizations: past two slots one store's burst cannot take every one, and waiting
-// looks are served one organization after another); the slot is held for the
-// model call too, so renders in flight stay bounded whatever the model does. Past the waiting
-// line's bounds a render is refused (ImagesBusy / WaitingLineFull: the route's 503).
+// or runs past its timeout. Two bounds:
+// - each look takes one of the looks' own places in flight (FairSlots, owners = organizations:
+//   past two places one store's burst cannot take every one, and waiting looks are served one
+//   organization after another), held for the model call too, so looks in flight, and so calls to
+//   the model, stay bounded whatever the model does;
+// - its sharp work (the photos' decodes and the composition, then fitting the model's picture)
+//   runs in the process's pool of sharp slots, one per core, shared with image delivery and match
+//   (owner `org:<id>`); the model call holds no such slot: a core is not held while a server draws.
+// Past either line's bounds a look is refused (ImagesBusy / WaitingLineFull: the route's 503).
 import sharp from 'sharp';
 import type { Slot } from '../../domain/catalogue/vocabulary.js';
 import { layoutLook, type Rect } from '../../domain/looks/layout.js';
 import type { ObjectStore } from '../objects/port.js';
 import type { ImageModel } from '../models/image-model.js';
-import { FairSlots } from './fair-slots.js';
+import { FairSlots, organizationOwner } from './fair-slots.js';
 import { composeLook, labelBand, LOOK_PHOTO_MAX_BYTES, LOOK_PHOTO_MAX_PIXELS } from './look-composer.js';
 
 export { Abandoned, ImagesBusy, WaitingLineFull } from './fair-slots.js';
@@ -54,50 +58,70 @@ export interface LookRendererOptions {
   objects: ObjectStore;
   model: ImageModel | null;
   modelTimeoutMs: number;
-  /** Renders at once (default: the machine's cores). */
+  /** Looks in flight at once, model calls included (LOOKS_RENDER_SLOTS; app/api.ts: the machine's cores). */
   slots: number;
-  /** Renders waiting for a slot, in all and per organization, before they are refused. */
+  /** Looks waiting for a place in flight, in all and per organization, before they are refused (LOOKS_RENDER_QUEUE). */
   maxWaiting: number;
   maxWaitingPerOwner: number;
+  /**
+   * The process's pool of sharp slots, shared with image delivery and match (app/api.ts). Without
+   * it, a pool of its own as big as `slots` (tests).
+   */
+  sharpSlots?: FairSlots;
 }
 
 export class LookRenderer {
   readonly #options: LookRendererOptions;
+  /** Looks in flight (renders and model calls). */
   readonly #slots: FairSlots;
+  /** Sharp work, shared with the other routes' in app/api.ts. */
+  readonly #sharp: FairSlots;
 
   constructor(options: LookRendererOptions) {
     this.#options = options;
     const slots = Math.max(1, options.slots);
     this.#slots = new FairSlots({ slots, perOwner: slots > 2 ? slots - 1 : slots, heavySlots: slots, maxWaiting: options.maxWaiting, maxWaitingPerOwner: options.maxWaitingPerOwner });
+    this.#sharp = options.sharpSlots ?? new FairSlots({ slots, perOwner: slots, heavySlots: slots, maxWaiting: options.maxWaiting, maxWaitingPerOwner: options.maxWaiting });
   }
 
   get hasModel(): boolean {
     return this.#options.model !== null;
   }
 
+  /** Looks in flight and waiting for a place (not the sharp slots: those are the pool's). */
   get counts() {
     return this.#slots.counts;
   }
 
+  /** `owner`: the organization. */
   draw(owner: string, look: LookDrawing, abandoned?: AbortSignal): Promise<DrawnLook> {
-    return this.#slots.run(owner, false, () => this.#draw(look, abandoned), abandoned);
+    return this.#slots.run(owner, false, () => this.#draw(organizationOwner(owner), look, abandoned), abandoned);
   }
 
+  /** Looks waiting for a place are told to come back; a shared sharp pool is its owner's to close. */
   close(): void {
     this.#slots.close();
+    if (!this.#options.sharpSlots) this.#sharp.close();
   }
 
-  async #draw(look: LookDrawing, abandoned?: AbortSignal): Promise<DrawnLook> {
+  async #draw(sharpOwner: string, look: LookDrawing, abandoned?: AbortSignal): Promise<DrawnLook> {
     const top = labelBand(look.height, look.label);
     const regions = layoutLook({ width: look.width, height: look.height, top, slots: look.items.map((item) => item.slot) });
+    // Read from the store before a sharp slot is taken: waiting for bytes holds no core.
     const photos = await Promise.all(look.items.map((item) => this.#photo(item.photoKey)));
-    const offline = await composeLook({
-      width: look.width,
-      height: look.height,
-      label: look.label,
-      top,
-      tiles: look.items.map((item, i) => ({ photo: photos[i]!, colour: item.colour, name: item.name, caption: item.caption, rect: regions[i]! })),
-    });
+    const offline = await this.#sharp.run(
+      sharpOwner,
+      false,
+      () =>
+        composeLook({
+          width: look.width,
+          height: look.height,
+          label: look.label,
+          top,
+          tiles: look.items.map((item, i) => ({ photo: photos[i]!, colour: item.colour, name: item.name, caption: item.caption, rect: regions[i]! })),
+        }),
+      abandoned,
+    );
     const answer = (source: DrawnLook['source'], bytes: Buffer, fallbackReason: string | null): DrawnLook => ({ bytes, contentType: 'image/jpeg', source, fallbackReason, regions, photos: offline.photos });
     const model = this.#options.model;
     if (!model) return answer('offline', offline.bytes, null);
@@ -108,7 +132,9 @@ export class LookRenderer {
           images: [{ bytes: offline.bytes, contentType: 'image/jpeg', name: 'look.jpg' }, ...(look.userPhoto ? [{ bytes: look.userPhoto, contentType: 'image/jpeg' as const, name: 'shopper.jpg' }] : [])],
           signal,
         }), abandoned);
-      return answer('model', await fitted(drawn, look.width, look.height), null);
+      // Fitting the model's picture is sharp work too. Refused there (the pool full), the offline
+      // picture answers with the reason, as when the model fails: the model's work is done already.
+      return answer('model', await this.#sharp.run(sharpOwner, false, () => fitted(drawn, look.width, look.height), abandoned), null);
     } catch (error) {
       return answer('offline', offline.bytes, error instanceof Error ? error.message : String(error));
     }

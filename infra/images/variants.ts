@@ -4,7 +4,8 @@
 //     → settled against the original's size (read once from its header): nothing left → the original
 //     → memory (LRU, byte-bounded) → in flight? join it → object store (`variants/<key>/<name>`)
 //     → a miss: the client address pays from its bucket (MissBudget, 429 when empty)
-//     → waits its turn for a slot, addresses served in turn (FairSlots) → sharp
+//     → waits its turn for a slot, addresses served in turn (FairSlots: the process's one pool of
+//       sharp slots, shared with looks and match) → sharp
 //     → room made on the shelf (VariantShelf: a byte budget, least recently used out) → stored
 //
 // A burst for one new variant makes one sharp job (every request joins the first one's promise).
@@ -16,7 +17,7 @@ import { availableParallelism } from 'node:os';
 import type { TransformChain } from '../../domain/image/transforms.js';
 import { settleChain, snapChain, variantKey, VARIANTS_PREFIX, type OriginalImage, type VariantChain } from '../../domain/image/variant-space.js';
 import { InvalidObjectKey, validateObjectKey, type ObjectStore } from '../objects/port.js';
-import { Abandoned, FairSlots, ImagesBusy, WaitingLineFull } from './fair-slots.js';
+import { Abandoned, addressOwner, FairSlots, ImagesBusy, WaitingLineFull } from './fair-slots.js';
 import { MissBudget } from './miss-budget.js';
 import { UntransformableImage, type ImageTransformer } from './transform.js';
 import { VariantShelf } from './variant-shelf.js';
@@ -63,9 +64,8 @@ export const IMAGE_DEFAULTS = {
   cacheBytes: 64 * 1024 * 1024,
 } as const;
 
-export interface ImageDeliveryOptions {
-  objects: ObjectStore;
-  transformer: ImageTransformer;
+/** The bounds of the pool of sharp slots (imageJobSlots); IMAGE_TRANSFORM_SLOTS and the other IMAGE_* settings. */
+export interface ImageJobSlotsOptions {
   /** Transforms running at once (default: the machine's cores). */
   slots?: number;
   /** Of those, one client address at most (default: half the slots, at least one). */
@@ -76,6 +76,33 @@ export interface ImageDeliveryOptions {
   maxQueued?: number;
   /** Transforms of one address waiting before TooManyNewVariants (default 32). */
   maxQueuedPerAddress?: number;
+}
+
+/**
+ * The pool of sharp slots: one per core unless told otherwise. app/api.ts makes one per process
+ * and hands it to image delivery, looks and match, so their sharp jobs together never run on
+ * more slots than this; its bounds are the image delivery's, which has the most requests.
+ */
+export function imageJobSlots(options: ImageJobSlotsOptions = {}): FairSlots {
+  const slots = Math.max(1, options.slots ?? availableParallelism());
+  return new FairSlots({
+    slots,
+    perOwner: options.slotsPerAddress ?? Math.max(1, Math.floor(slots / 2)),
+    heavySlots: options.avifSlots ?? IMAGE_DEFAULTS.avifSlots,
+    maxWaiting: options.maxQueued ?? IMAGE_DEFAULTS.maxQueued,
+    maxWaitingPerOwner: options.maxQueuedPerAddress ?? IMAGE_DEFAULTS.maxQueuedPerAddress,
+  });
+}
+
+export interface ImageDeliveryOptions extends ImageJobSlotsOptions {
+  objects: ObjectStore;
+  transformer: ImageTransformer;
+  /**
+   * The process's pool of sharp slots, shared with the other routes' sharp work; its bounds are
+   * its own and the slot options here are not read. Closed by close(). Without it, a pool of its
+   * own from the options (tests).
+   */
+  slotPool?: FairSlots;
   /** New variants one address may have made: `burst` at once, refilled at `perMinute`; null: no bound. */
   missRate?: { perMinute: number; burst: number } | null;
   /** Tokens an AVIF variant takes (default 4). */
@@ -90,6 +117,7 @@ export interface ImageDeliveryOptions {
 
 export interface ImageDeliveryStats {
   transforms: number;
+  /** Jobs running and waiting in its pool of sharp slots: with the shared pool, every route's. */
   running: number;
   queued: number;
   cachedBytes: number;
@@ -167,14 +195,7 @@ export class ImageDelivery {
   constructor(options: ImageDeliveryOptions) {
     this.objects = options.objects;
     this.transformer = options.transformer;
-    const slots = Math.max(1, options.slots ?? availableParallelism());
-    this.slots = new FairSlots({
-      slots,
-      perOwner: options.slotsPerAddress ?? Math.max(1, Math.floor(slots / 2)),
-      heavySlots: options.avifSlots ?? IMAGE_DEFAULTS.avifSlots,
-      maxWaiting: options.maxQueued ?? IMAGE_DEFAULTS.maxQueued,
-      maxWaitingPerOwner: options.maxQueuedPerAddress ?? IMAGE_DEFAULTS.maxQueuedPerAddress,
-    });
+    this.slots = options.slotPool ?? imageJobSlots(options);
     const rate = options.missRate === undefined ? { perMinute: IMAGE_DEFAULTS.missesPerMinute, burst: IMAGE_DEFAULTS.missBurst } : options.missRate;
     this.misses = rate ? new MissBudget(rate) : null;
     this.avifCost = Math.max(1, options.avifCost ?? IMAGE_DEFAULTS.avifCost);
@@ -208,7 +229,9 @@ export class ImageDelivery {
 
   /**
    * Shutting down: requests waiting for a slot are told to come back, and this resolves once the
-   * transforms running and their writes have ended, so the store is not closed under them.
+   * transforms running and their writes have ended, so the store is not closed under them. A shared
+   * pool is closed too: the routes' onClose comes at shutdown, when looks and match waiting for a
+   * slot should come back as well.
    */
   async close(): Promise<void> {
     this.slots.close();
@@ -328,7 +351,8 @@ export class ImageDelivery {
     }
     let made;
     try {
-      made = await this.slots.run(client, heavy, async () => {
+      // The pool's owner is the address, as match's reads of that address are: one turn across routes.
+      made = await this.slots.run(addressOwner(client), heavy, async () => {
         const original = await this.stored(key);
         if (!original) return null;
         this.transforms++;

@@ -1,7 +1,8 @@
 // ImageDelivery on a real file store and real sharp, watched through a transformer that counts
 // what passes through it: one job per new variant however many ask at once, never more jobs
 // running than allowed (nor more than its share for one address), a kept variant never made again,
-// chains that make the same picture made once, and the store held to its budget.
+// chains that make the same picture made once, and the store held to its budget; and the one pool
+// of sharp slots it shares with looks (app/api.ts).
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import t, { type Test } from 'tap';
 import { sharpTransformer, type ImageTransformer } from '../../infra/images/transform.js';
-import { ImageDelivery, ImagesBusy, TooManyNewVariants, type ImageDeliveryOptions } from '../../infra/images/variants.js';
+import { ImageDelivery, imageJobSlots, ImagesBusy, TooManyNewVariants, type ImageDeliveryOptions } from '../../infra/images/variants.js';
+import { LookRenderer, type LookDrawing } from '../../infra/images/look-renderer.js';
+import type { ImageModel } from '../../infra/models/image-model.js';
 import { storedCost } from '../../infra/images/variant-shelf.js';
 import { openFileObjectStore } from '../../infra/objects/files.js';
 import { demoJpeg } from '../support/images.js';
@@ -162,4 +165,108 @@ t.test('memory holds recent images within its byte bound; nothing cached when it
   const none = await setup(t, { cacheBytes: 0 });
   await none.images.get(none.key, null);
   t.match(none.images.stats(), { cachedBytes: 0, cachedEntries: 0 });
+});
+
+/** Resolves when the test says so. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+async function waitFor(what: string, test: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !test(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  if (!test()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A look of two swatches (no stored photo): its composition is sharp work, nothing else. */
+const swatches: LookDrawing = {
+  label: 'Shared',
+  width: 320,
+  height: 320,
+  items: [
+    { itemId: 'a', name: 'Red tee', slot: 'top', colour: [200, 40, 40], colourName: 'red', photoKey: null, caption: null },
+    { itemId: 'b', name: 'Blue jeans', slot: 'bottom', colour: [30, 70, 160], colourName: 'blue', photoKey: null, caption: null },
+  ],
+  userPhoto: null,
+  customInstructions: null,
+  storePicture: null,
+};
+
+t.test('one pool of sharp slots for image variants and looks: with one slot, a look waits while a transform holds it', async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'stylist-shared-pool-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const objects = await openFileObjectStore(dir);
+  const key = `images/${randomUUID()}.jpeg`;
+  await objects.put(key, await demoJpeg(800), { contentType: 'image/jpeg' });
+  const pool = imageJobSlots({ slots: 1 });
+  const sharpJobs = sharpTransformer();
+  const held = gate();
+  let transforming = false;
+  const images = new ImageDelivery({
+    objects,
+    missRate: null,
+    slotPool: pool,
+    transformer: {
+      measure: (input) => sharpJobs.measure(input),
+      async transform(input, chain) {
+        transforming = true;
+        await held.opened;
+        return sharpJobs.transform(input, chain);
+      },
+    },
+  });
+  // Room for many looks in flight: only the shared pool can make this one wait.
+  const looks = new LookRenderer({ objects, model: null, modelTimeoutMs: 1000, slots: 4, maxWaiting: 4, maxWaitingPerOwner: 4, sharpSlots: pool });
+
+  const variant = images.get(key, { width: 200, format: 'webp' }, '192.0.2.1');
+  await waitFor('the transform holding the slot', () => transforming);
+  let drawn = false;
+  const look = looks.draw('org-1', swatches).then((answer) => {
+    drawn = true;
+    return answer;
+  });
+  await waitFor('the look waiting in the pool', () => pool.counts.queued === 1);
+  t.match(pool.counts, { running: 1, queued: 1 }, 'one pool counts both');
+  t.match(images.stats(), { running: 1, queued: 1 }, "the image delivery's counts are the shared pool's");
+  t.match(looks.counts, { running: 1, queued: 0 }, 'the look has its place in flight; it waits for a sharp slot');
+  for (let i = 0; i < 20; i++) await tick();
+  t.notOk(drawn, 'not drawn while the transform holds the only slot');
+  held.open();
+  t.match(await sharp((await variant)!.body).metadata(), { format: 'webp', width: 200 });
+  t.match(await look, { source: 'offline', contentType: 'image/jpeg' });
+  t.match(pool.counts, { running: 0, queued: 0 }, 'every slot given back');
+});
+
+t.test("the image model's call holds no sharp slot: a transform runs while the model draws", async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'stylist-shared-pool-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const objects = await openFileObjectStore(dir);
+  const key = `images/${randomUUID()}.jpeg`;
+  await objects.put(key, await demoJpeg(800), { contentType: 'image/jpeg' });
+  const pool = imageJobSlots({ slots: 1 });
+  const images = new ImageDelivery({ objects, transformer: sharpTransformer(), missRate: null, slotPool: pool });
+  const answered = gate();
+  let drawing = false;
+  const model: ImageModel = {
+    name: 'test-model',
+    async draw() {
+      drawing = true;
+      await answered.opened;
+      return sharp({ create: { width: 320, height: 320, channels: 3, background: '#8040c0' } }).png().toBuffer();
+    },
+  };
+  const looks = new LookRenderer({ objects, model, modelTimeoutMs: 10_000, slots: 1, maxWaiting: 0, maxWaitingPerOwner: 1, sharpSlots: pool });
+  const look = looks.draw('org-1', swatches);
+  await waitFor('the model drawing', () => drawing);
+  t.match(pool.counts, { running: 0, queued: 0 }, 'no sharp slot held during the call');
+  t.match(looks.counts, { running: 1 }, 'the look keeps its place in flight: model calls stay bounded');
+  await t.rejects(looks.draw('org-2', swatches), { name: 'ImagesBusy' }, 'no second look past LOOKS_RENDER_SLOTS and its line');
+  const variant = await images.get(key, { width: 200, format: 'webp' }, '192.0.2.1');
+  t.match(await sharp(variant!.body).metadata(), { width: 200 }, 'a transform had the only slot meanwhile');
+  answered.open();
+  t.match(await look, { source: 'model', fallbackReason: null });
+  t.match(pool.counts, { running: 0, queued: 0 });
 });
