@@ -77,7 +77,7 @@ export function parseDemoPhotoUrl(src: string): { sku: string; index: number } |
 }
 
 /** mulberry32: tiny, fast and the same on every platform, which is all a demo needs. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -5,7 +5,7 @@
 // photo carries its known answer: which product each piece is. Seeded, so a set is the same
 // every run and another seed is another set.
 import sharp from 'sharp';
-import { generateDemoCatalogue, type DemoProduct } from '../../domain/demo-catalogue/generate.js';
+import { generateDemoCatalogue, prng, type DemoProduct } from '../../domain/demo-catalogue/generate.js';
 import { demoPhotoSvg, STUDIO_BACKGROUND } from '../../infra/demo-photos/render.js';
 import type { Slot } from '../../domain/catalogue/vocabulary.js';
 
@@ -18,17 +18,6 @@ export interface OutfitPhoto {
 
 const WALLS = ['#ffffff', '#f1efe9', '#e8ecef', '#efe6da', '#f6f6f6', '#e6e3f0'];
 const SKINS = ['#f1c7a5', '#d9a27e', '#a8714f', '#7a4b32', '#e8b896'];
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A product's first photo without its studio background, trimmed to the garment, fitted in w×h. */
 async function cutOut(product: DemoProduct, width: number, height: number, flip = false): Promise<Buffer> {
@@ -122,7 +111,7 @@ export const solidOnly = (catalogue: ReturnType<typeof wearable>): ReturnType<ty
 
 /** `count` outfits from the catalogue, a third of them dresses; tops and bottoms of different colour families. */
 export async function outfitPhotos(seed: number, count: number, catalogue = wearable(), width = 600): Promise<OutfitPhoto[]> {
-  const random = mulberry32(seed);
+  const random = prng(seed);
   catalogue = { ...catalogue };
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const photos: OutfitPhoto[] = [];
