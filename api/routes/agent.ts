@@ -4,6 +4,7 @@
 // after the stream opened, a failure is an `error` event and the stream closes without `done`
 // (the quota unit is kept). Nothing about the conversation is stored: the answer's `history` is
 // the conversation, for the client to send back.
+import { clientGone } from '../client-gone.js';
 import type { FastifyInstance } from 'fastify';
 import { chatRequestSchema, type ChatRequest } from '../../domain/agent/request.js';
 import { AGENT_LIMITS, isUser, messageErrors, readDataUri, type HistoryEntry } from '../../domain/agent/messages.js';
@@ -97,9 +98,7 @@ export const agentRoutes = (context: AgentContext) => (app: FastifyInstance) => 
       }
 
       // One JSON body: what the stream would have carried, gathered (text deltas joined into `text`).
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableEnded) handle.cancel();
-      });
+      clientGone(reply).addEventListener('abort', () => handle.cancel(), { once: true });
       const events: AgentEvent[] = [];
       for await (const event of handle.events) {
         if (event.event === 'error') throw new HttpError(failureStatus(event.data.error), event.data.error);

@@ -7,6 +7,7 @@
 // styling.tryOn and an image model. Looks in flight (model calls included) are bounded by the
 // looks' own places, and their sharp work by the process's pool of sharp slots shared with image
 // delivery and match (503 + Retry-After when either is full).
+import { clientGone } from '../client-gone.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { canvasSize, lookMessages, lookRequestSchema, parseAspectRatio, type LookRequest } from '../../domain/looks/request.js';
@@ -118,10 +119,7 @@ export const lookRoutes = (context: LooksContext) => (app: FastifyInstance) => {
       const ratio = parseAspectRatio(body.preferences.aspectRatio)!;
       const { width, height } = canvasSize(ratio);
       const label = body.label || null;
-      const gone = new AbortController();
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableEnded) gone.abort(new Abandoned());
-      });
+      const gone = clientGone(reply, new Abandoned());
       let drawn;
       try {
         drawn = await context.looks.draw(
@@ -135,7 +133,7 @@ export const lookRoutes = (context: LooksContext) => (app: FastifyInstance) => {
             customInstructions: body.customInstructions || null,
             storePicture: ofItems.map((dataset) => dataset.styling?.picture?.trim()).find(Boolean) ?? null,
           },
-          gone.signal,
+          gone,
         );
       } catch (error) {
         if (error instanceof ImagesBusy || error instanceof WaitingLineFull || error instanceof Abandoned) {

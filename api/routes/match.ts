@@ -5,6 +5,7 @@
 // looks, behind the route's own short line (a 503 with Retry-After when either is full), read
 // offline for the pieces, and with STYLIST_VISION_MODEL set the model names them instead (the
 // offline reading answers when the model fails or is slow). The demo key is refused.
+import { clientGone } from '../client-gone.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { COLOR_FAMILIES, PATTERNS, SLOTS } from '../../domain/catalogue/vocabulary.js';
@@ -128,15 +129,12 @@ export const matchRoutes = (context: MatchContext & ImageLinks) => (app: Fastify
     },
     async (request, reply) => {
       const { image, datasetIds, store, country } = request.body;
-      const gone = new AbortController();
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableEnded) gone.abort();
-      });
-      const bytes = await matchPhotoBytes(image, context.outbound, gone.signal);
+      const gone = clientGone(reply);
+      const bytes = await matchPhotoBytes(image, context.outbound, gone);
       if (!bytes.ok) throw new HttpError(422, bytes.message, { details: [{ path: 'image', message: bytes.message }] });
       let pieces: GarmentPiece[];
       try {
-        pieces = await readPieces(context, request, bytes.bytes, gone.signal);
+        pieces = await readPieces(context, request, bytes.bytes, gone);
       } catch (error) {
         if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', '1');
         throw error;
