@@ -150,6 +150,7 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       uploadBudget: new BodyBudget({ capacity: config.uploadBudgetBytes, ...config.uploadLimits }),
       relay,
       thinkingLevels: openChatModel(config).thinkingLevels,
+      maxChats: config.agent.maxChats,
       search,
       images,
       looks,

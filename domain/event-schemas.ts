@@ -12,10 +12,11 @@ import type { OrganizationEvent } from './organization/events.js';
 import type { SourceEvent } from './source/events.js';
 import type { SyncJobEvent } from './sync-job/events.js';
 import type { WidgetPresetEvent } from './widget-preset/events.js';
+import type { ChatEvent, ChatLedgerEvent } from './chat/events.js';
 import { SHOPPER_EVENT_TYPES, UNVERIFIED_REASONS, type SessionEvent } from './session/events.js';
 
 /** Every event type the domain writes: each must have a schema (a new one fails the type check). */
-type DomainEventType = (ApiKeyEvent | DatasetEvent | FileEvent | ItemEvent | OrganizationEvent | SourceEvent | SyncJobEvent | WidgetPresetEvent | SessionEvent)['type'];
+type DomainEventType = (ApiKeyEvent | DatasetEvent | FileEvent | ItemEvent | OrganizationEvent | SourceEvent | SyncJobEvent | WidgetPresetEvent | SessionEvent | ChatEvent | ChatLedgerEvent)['type'];
 
 const id = z.string().min(1);
 const at = z.string().min(1);
@@ -41,6 +42,7 @@ const sourceSettings = { endpoint: z.string(), syncPeriod: z.number(), status: z
 const market = z.looseObject({ handle: z.string(), countries: z.array(z.string()), currency: z.string(), endpoint: z.string().nullable() });
 const syncStats = z.looseObject({ retrieved: z.number(), added: z.number(), updated: z.number(), archived: z.number(), failed: z.number() });
 const itemStatus = z.enum(['active', 'archived']);
+const sealed = z.looseObject({ iv: z.string(), data: z.string(), tag: z.string() });
 
 /** SourceCreated as the first sources wrote it, before markets (and still unversioned after). */
 export const sourceCreatedV1 = data({
@@ -212,6 +214,27 @@ const schemas = {
   },
   SyncJobCancelled: { 1: data({ ...sourceIds, jobId: id, error: z.string(), at }) },
   SyncJobExpired: { 1: data({ ...sourceIds, jobId: id, at }) },
+
+  // A chat's words are sealed (domain/chat/events.ts): the schema sees only their envelope.
+  ChatCreated: { 1: data({ chatId: id, ...organizationIds, via: z.enum(['message', 'create']), at }) },
+  ChatMessagesAppended: { 1: data({ chatId: id, ...organizationIds, messages: sealed, count: z.number().int().min(0), characters: z.number().int().min(0), turnId: id.nullable(), at }) },
+  ChatReplyFinished: {
+    1: data({
+      chatId: id,
+      ...organizationIds,
+      turnId: id,
+      index: z.number().int().min(0),
+      outcome: z.enum(['resolved', 'needs_clarification', 'failed']),
+      message: sealed.nullable(),
+      trail: sealed.nullable(),
+      characters: z.number().int().min(0),
+      at,
+    }),
+  },
+  ChatMessagesReplaced: { 1: data({ chatId: id, ...organizationIds, messages: sealed, count: z.number().int().min(0), characters: z.number().int().min(0), at }) },
+  ChatDeleted: { 1: data({ chatId: id, ...organizationIds, at }) },
+  ChatOpened: { 1: data({ ...organizationIds, chatId: id, at }) },
+  ChatClosed: { 1: data({ ...organizationIds, chatId: id, at }) },
 } satisfies Record<DomainEventType, Versions>;
 
 export const eventSchemas: Record<string, Versions> = schemas;

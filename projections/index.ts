@@ -2,6 +2,7 @@
 import { analytics } from './analytics.js';
 import { apiKeys } from './apikeys.js';
 import { catalogueItems } from './catalogue-items.js';
+import { chats } from './chats.js';
 import { dataSources } from './data-sources.js';
 import { datasets } from './datasets.js';
 import { organizations } from './organizations.js';
@@ -10,4 +11,4 @@ import { searchIndex } from './search-index.js';
 import { storeAudience } from './store-audience.js';
 import { widgetPresets } from './widget-presets.js';
 
-export const allProjectors: Projector[] = [organizations, apiKeys, widgetPresets, datasets, catalogueItems, dataSources, storeAudience, searchIndex, analytics];
+export const allProjectors: Projector[] = [organizations, apiKeys, widgetPresets, datasets, catalogueItems, dataSources, storeAudience, searchIndex, analytics, chats];

@@ -25,6 +25,11 @@ declare module 'fastify' {
      * `meta.correlationId`. Derived from the Idempotency-Key when one is sent, else random.
      */
     correlationId: string;
+    /**
+     * What the stored answer is about (`chat-<id>`), set by a route whose answer holds personal
+     * data, so that deleting the subject deletes the answers kept for retries too.
+     */
+    idempotencySubject: string | null;
   }
 }
 
@@ -157,10 +162,10 @@ export class IdempotencyStore {
   }
 
   /** Keeps the response for retries; a claim taken over in the meantime is left alone. */
-  async complete(claim: Claim, statusCode: number, body: string): Promise<void> {
+  async complete(claim: Claim, statusCode: number, body: string, subject: string | null = null): Promise<void> {
     await this.db
       .updateTable('idempotency_keys')
-      .set({ status_code: statusCode, response_body: body })
+      .set({ status_code: statusCode, response_body: body, subject })
       .where('organization_id', '=', claim.organizationId)
       .where('idempotency_key', '=', claim.key)
       .where('claim_id', '=', claim.claimId)
@@ -182,6 +187,11 @@ export class IdempotencyStore {
     const result = await this.db.deleteFrom('idempotency_keys').where('expires_at', '<=', this.now()).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+}
+
+/** Deletes the answers kept for retries about `subject` (see `request.idempotencySubject`). */
+export async function forgetIdempotentAnswers(db: Kysely<any>, organizationId: string, subject: string): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('organization_id', '=', organizationId).where('subject', '=', subject).execute();
 }
 
 /** Same method, path, query and body, whatever the order of their keys. */
@@ -215,6 +225,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
   const claims = new WeakMap<FastifyRequest, Claim>();
 
   app.decorateRequest('correlationId', '');
+  app.decorateRequest('idempotencySubject', null);
 
   app.addHook('onRequest', async (request) => {
     request.correlationId = randomUUID();
@@ -261,7 +272,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     const body = payload === null || payload === undefined ? '' : typeof payload === 'string' ? payload : undefined;
     try {
       if (reply.statusCode >= 500 || body === undefined) await store.release(claim);
-      else await store.complete(claim, reply.statusCode, body);
+      else await store.complete(claim, reply.statusCode, body, request.idempotencySubject);
     } catch (error) {
       // The answer still goes out; the claim goes stale and a later retry takes it over.
       request.log.error({ err: error }, 'could not record the Idempotency-Key outcome');

@@ -19,8 +19,11 @@ export function bodyProblem(body: unknown): string | null {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** 'none': the route takes no body (e.g. "No body" endpoints); default for POST/PUT/PATCH is a JSON object. */
-    body?: 'json' | 'none';
+    /**
+     * 'none': the route takes no body (e.g. "No body" endpoints); 'optional': no body reads as `{}`,
+     * a body must be a JSON object; default for POST/PUT/PATCH is a JSON object.
+     */
+    body?: 'json' | 'none' | 'optional';
   }
 }
 
@@ -50,6 +53,10 @@ export function registerJsonBodies(app: FastifyInstance): void {
       return;
     }
     const body = request.body;
+    if (config?.body === 'optional' && (body === undefined || body === EMPTY)) {
+      request.body = {};
+      return;
+    }
     if (body === undefined || body === EMPTY || body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new HttpError(400, NOT_AN_OBJECT);
     }

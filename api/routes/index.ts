@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CatalogueContext } from './catalogue-context.js';
 import { agentRoutes, type AgentContext } from './agent.js';
 import { analyticsRoutes } from './analytics.js';
+import { chatRoutes, type ChatContext } from './chat.js';
 import { datasetRoutes } from './datasets.js';
 import { shopperEventRoutes, type EventsContext } from './events.js';
 import type { ImageLinks } from '../../domain/item/image-links.js';
@@ -19,7 +20,7 @@ import { organizationRoutes } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
 
 export const endpointGroups = (
-  context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks & EventsContext & UploadContext & AgentContext & LooksContext & MatchContext,
+  context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks & EventsContext & UploadContext & AgentContext & ChatContext & LooksContext & MatchContext,
 ): Array<(app: FastifyInstance) => void | Promise<void>> => [
   organizationRoutes(context),
   widgetPresetRoutes(context),
@@ -30,6 +31,7 @@ export const endpointGroups = (
   sourceRoutes(context),
   searchRoutes(context),
   agentRoutes(context),
+  chatRoutes(context),
   lookRoutes(context),
   matchRoutes(context),
   shopperEventRoutes(context),

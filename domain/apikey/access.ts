@@ -10,7 +10,7 @@ export type PublicAccess =
 
 export type PrivateAccess = { mode: 'everyone' } | { mode: 'service-only' } | { mode: 'ips'; ips: Array<{ cidr: string; note: string }> };
 
-export const SCOPES = ['widget', 'styling', 'organization', 'analytics'] as const;
+export const SCOPES = ['widget', 'styling', 'organization', 'analytics', 'chat'] as const;
 export type KeyScope = (typeof SCOPES)[number];
 
 const DOMAIN = /^(\*\.)?([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;

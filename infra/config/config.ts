@@ -137,6 +137,7 @@ const environment = z.object({
   AGENT_PICKUP_TIMEOUT_SECONDS: integer(15, 1, 600),
   AGENT_HEARTBEAT_MS: integer(1_000, 50, 60_000),
   AGENT_SILENCE_MS: integer(3_000, 100, 300_000),
+  CHAT_MAX_PER_ORGANIZATION: integer(10_000, 1, 10_000_000),
   STYLIST_CHAT_TIMEOUT_SECONDS: integer(60, 1, 600),
   STYLIST_CHAT_RETRIES: integer(3, 0, 10),
   STYLIST_CHAT_REASONING: flag(false),
@@ -265,6 +266,8 @@ export interface Config {
     /** Photos read at once (undefined: one per core), and waiting before a 503. */
     matchSlots?: number;
     matchMaxQueued: number;
+    /** v1 chats one organization may hold at once (deleted ones give their place back). */
+    maxChats: number;
   };
   /** GET /v1/image: what anyone may make the service transform and keep (infra/images/variants.ts). */
   images: {
@@ -401,6 +404,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       matchTimeoutMs: e.MATCH_VISION_TIMEOUT_SECONDS * 1000,
       matchSlots: e.MATCH_SLOTS || undefined,
       matchMaxQueued: e.MATCH_MAX_QUEUED,
+      maxChats: e.CHAT_MAX_PER_ORGANIZATION,
     },
     images: {
       slots: e.IMAGE_TRANSFORM_SLOTS || undefined,

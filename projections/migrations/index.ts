@@ -18,6 +18,7 @@ import * as search from './0014_search.js';
 import * as storeAudience from './0015_store_audience.js';
 import * as analytics from './0016_analytics.js';
 import * as analyticsUnverified from './0017_analytics_unverified.js';
+import * as chats from './0018_chats.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -37,4 +38,5 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0015_store_audience': storeAudience,
   '0016_analytics': analytics,
   '0017_analytics_unverified': analyticsUnverified,
+  '0018_chats': chats,
 };

@@ -52,17 +52,19 @@ const chatMessage = {
 };
 
 /** Placeholders a hand-checked body names fixture ids by; `fixtureIdsIn` puts the ids in. */
-export const FIXTURE_IDS = { ownItem: '@own.itemId', otherItem: '@other.itemId', ownDataset: '@own.datasetId', otherDataset: '@other.datasetId' } as const;
+export const FIXTURE_IDS = { ownItem: '@own.itemId', otherItem: '@other.itemId', ownDataset: '@own.datasetId', otherDataset: '@other.datasetId', ownChat: '@own.chatId', otherChat: '@other.chatId' } as const;
 
 /** A body with FIXTURE_IDS' placeholders replaced by the ids of this run's organizations. */
-export const fixtureIdsIn = (payload: string | Buffer, own: Pick<Ids, 'itemId' | 'datasetId'>, other: Pick<Ids, 'itemId' | 'datasetId'>): string | Buffer =>
+export const fixtureIdsIn = (payload: string | Buffer, own: Pick<Ids, 'itemId' | 'datasetId' | 'chatId'>, other: Pick<Ids, 'itemId' | 'datasetId' | 'chatId'>): string | Buffer =>
   typeof payload !== 'string'
     ? payload
     : payload
         .replaceAll(FIXTURE_IDS.ownItem, own.itemId)
         .replaceAll(FIXTURE_IDS.otherItem, other.itemId)
         .replaceAll(FIXTURE_IDS.ownDataset, own.datasetId)
-        .replaceAll(FIXTURE_IDS.otherDataset, other.datasetId);
+        .replaceAll(FIXTURE_IDS.otherDataset, other.datasetId)
+        .replaceAll(FIXTURE_IDS.ownChat, own.chatId)
+        .replaceAll(FIXTURE_IDS.otherChat, other.chatId);
 
 /** A live widget session's token of the organization whose public key this is (from widget preflight). */
 export async function sessionToken(service: TestService, publicKey: string): Promise<string> {
@@ -70,6 +72,49 @@ export async function sessionToken(service: TestService, publicKey: string): Pro
   if (response.statusCode !== 200) throw new Error(`fixture: preflight → ${response.statusCode} ${response.body}`);
   return response.json().session.token as string;
 }
+
+/** A v1 chat message (document 1): every role and part type, in and out of place. */
+const v1Message = {
+  type: 'object',
+  properties: {
+    role: { enum: ['user', 'assistant', 'system', 'robot'] },
+    content: {
+      oneOf: [
+        text,
+        {
+          type: 'array',
+          maxItems: 4,
+          items: {
+            type: 'object',
+            properties: {
+              type: { enum: ['input_text', 'input_image', 'output_text', 'output_slots', 'output_status', 'other'] },
+              text,
+              image_url: { enum: ['https://cdn.example.com/a.jpg', 'javascript:alert(1)', ''] },
+              status: { enum: ['resolved', 'needs_clarification', 'done'] },
+              generating: { type: 'boolean' },
+              slots: {
+                type: 'array',
+                maxItems: 3,
+                items: {
+                  type: 'object',
+                  properties: {
+                    id: text,
+                    type: { enum: ['search', 'outfit_compositions', 'x'] },
+                    slot: text,
+                    query: text,
+                    filters: { type: 'object', properties: { color_family: text, minPrice: { type: 'number' }, boost_terms: { type: 'array', items: text } } },
+                    results: { type: 'array', maxItems: 3, items: { type: 'object', properties: { itemId: text, description: text, displayOrder: { type: 'integer' } } } },
+                    compositions: { type: 'array', items: text },
+                  },
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+  },
+};
 
 export const HAND_CHECKED_BODIES: Record<string, Record<string, unknown>> = {
   // The conversation's four message shapes, and every field of document 2's table.
@@ -145,6 +190,19 @@ export const HAND_CHECKED_BODIES: Record<string, Record<string, unknown>> = {
       sizing: { type: 'object', properties: { brandSizes: { type: 'object', properties: { enabled: { type: 'boolean' }, logos: { type: 'boolean' }, excludedBrands: { type: 'array', items: { type: 'string' } } } } } },
     },
   },
+  // Chat v1: a message to this organization's chat, another's, a deleted or unknown one, or a new chat; the words at their bounds.
+  'POST /v1/chat': {
+    type: 'object',
+    properties: {
+      message: { enum: ['find a red dress', 'hello', '', '   ', 'x'.repeat(4_001), 42, null] },
+      chatId: { enum: [FIXTURE_IDS.ownChat, FIXTURE_IDS.ownChat, FIXTURE_IDS.otherChat, '00000000-0000-4000-8000-000000000000', '  ', 'chat-1', null] },
+      datasetIds: { type: 'array', items: { enum: [FIXTURE_IDS.ownDataset, FIXTURE_IDS.otherDataset, 'x'] } },
+      stream: { enum: [true, false, 'yes', null] },
+      country: { enum: ['US', 'de', 'Germany', null] },
+    },
+  },
+  'PUT /v1/chat/:chatId/messages': { type: 'object', properties: { messages: { type: 'array', items: v1Message, maxItems: 8 } } },
+  'POST /v1/chat/create': { type: 'object', properties: { messages: { type: 'array', items: v1Message, maxItems: 8 } } },
   // Looks: this organization's item (the fixture's is never processed: 422 like the other's and unknown ones), ratios in and out of bounds.
   'POST /v2/agent/looks': {
     type: 'object',
@@ -246,7 +304,8 @@ export async function makeIds(org: Org): Promise<Ids> {
   const { jobId } = await call('POST', `/v1/datasets/${datasetId}/sources/${source.sourceId}/sync/jobs`);
   const colours = Object.fromEntries(COLOUR_FIELDS.map((field) => [field, '#112233']));
   const { preset } = await call('POST', '/v1/widget/presets', { name: 'Fuzz', buttonLabel: 'Style me', ...colours });
-  return { datasetId, itemId: queued[0].itemId, sourceId: source.sourceId, jobId, presetId: preset.id, chatId: 'chat-1' };
+  const { chat } = await call('POST', '/v1/chat/create', { messages: [{ role: 'user', content: 'Something for a wedding' }] });
+  return { datasetId, itemId: queued[0].itemId, sourceId: source.sourceId, jobId, presetId: preset.id, chatId: chat.chatId };
 }
 
 export interface RouteInfo {
