@@ -45,6 +45,11 @@ export interface ConsumeOptions<T> {
   retryDelayMs?: number;
   /** Called once when a message is given up on; the message is then terminated. */
   onDeadLetter?: (dead: DeadLetter) => Promise<void>;
+  /**
+   * What of a given-up message's payload is kept in the dead letter (default: all of it). A subject
+   * whose payload carries personal data that must not outlive the work keeps only its identifiers.
+   */
+  deadLetterPayload?: (payload: unknown) => unknown;
 }
 
 export interface DeadLetter {

@@ -40,6 +40,15 @@ export interface Dispatcher {
   stop(graceMs: number): Promise<void>;
 }
 
+/** The part of a payload a subject keeps in its dead letters; on a payload it cannot read, nothing. */
+const keptOf = (keep: (payload: unknown) => unknown, payload: unknown): unknown => {
+  try {
+    return keep(payload);
+  } catch {
+    return null;
+  }
+};
+
 export const unsettledReason = (deliveries: number): string =>
   `gave up after ${deliveries} deliveries: the last one ended without an ack (worker crashed, timed out, or naked it)`;
 
@@ -54,7 +63,8 @@ export function dispatcher<T>(subject: string, handler: JobHandler<T>, settings:
   };
 
   // Recorded first (the durable trace an operator lists and replays), then the worker's own reaction.
-  const deadLetter = async (dead: DeadLetter) => {
+  const deadLetter = async (given: DeadLetter) => {
+    const dead = settings.deadLetterPayload ? { ...given, payload: keptOf(settings.deadLetterPayload, given.payload) } : given;
     for (const [what, record] of [['recording', sink], ['onDeadLetter', settings.onDeadLetter]] as const) {
       if (!record) continue;
       try {

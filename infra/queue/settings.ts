@@ -11,6 +11,7 @@ export interface Settings<T> {
   ackWaitMs: number;
   retryDelayMs: number;
   onDeadLetter?: (dead: DeadLetter) => Promise<void>;
+  deadLetterPayload?: (payload: unknown) => unknown;
 }
 
 export function settingsOf<T>(options: ConsumeOptions<T>): Settings<T> {
@@ -22,6 +23,7 @@ export function settingsOf<T>(options: ConsumeOptions<T>): Settings<T> {
     ackWaitMs: positive('ackWaitMs', options.ackWaitMs ?? 30_000),
     retryDelayMs: Math.max(0, options.retryDelayMs ?? 1_000),
     onDeadLetter: options.onDeadLetter,
+    deadLetterPayload: options.deadLetterPayload,
   };
 }
 

@@ -173,6 +173,23 @@ export function workQueueContract(t: Tap, adapter: QueueAdapter): void {
     t.match(dead[0], { id: 'poison-1', subject: SUBJECT, payload: { sku: 'poison' }, deliveryCount: 3, reason: /cannot label item \(try 3\)/ });
   });
 
+  t.test('a subject that keeps only part of a payload: its dead letter holds that part, never the rest', async (t) => {
+    const { queue } = await setup(t);
+    const dead: DeadLetter[] = [];
+    await queue.consume(SUBJECT, async () => {
+      throw new Error('the turn failed');
+    }, {
+      maxDeliver: 1,
+      ackWaitMs: 5000,
+      onDeadLetter: async (d) => void dead.push(d),
+      deadLetterPayload: (payload) => ({ turnId: (payload as { turnId: string }).turnId }),
+    });
+    await queue.enqueue(SUBJECT, { turnId: 't-1', words: 'a private phrase' }, { dedupeId: 'kept-part' });
+    await until(() => dead.length === 1, 'dead letter', 8000);
+    t.same(dead[0]!.payload, { turnId: 't-1' });
+    t.notOk(JSON.stringify(dead[0]).includes('a private phrase'));
+  });
+
   t.test('a worker that crashes on the last allowed delivery still gets its message dead-lettered', async (t) => {
     const { world, hang, queue: a } = await setup(t);
     const dead: DeadLetter[] = [];

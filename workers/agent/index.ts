@@ -37,5 +37,11 @@ export const agentWorker: WorkerDefinition<AgentTurnMessage> = {
     // A turn is run once: a redelivery (its worker died) is dropped by the handler, never retried.
     maxDeliver: 2,
     retryDelayMs: 0,
+    // A turn is never replayed (its shopper is gone), and its conversation is personal data (a v1
+    // chat's words must be gone when the chat is deleted): a dead letter keeps only who and when.
+    deadLetterPayload: (payload) => {
+      const { turnId, organizationId, demo, enqueuedAt, giveUpAt } = (payload ?? {}) as Partial<AgentTurnMessage>;
+      return { turnId, organizationId, demo, enqueuedAt, giveUpAt, request: 'left out: a conversation is not kept in dead letters' };
+    },
   }),
 };
