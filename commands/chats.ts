@@ -6,6 +6,8 @@ import type { Kysely } from 'kysely';
 import {
   chatDecider,
   chatLedgerDecider,
+  chatLedgerStream,
+  chatMessages,
   chatStream,
   generatingTurn,
   messageCharacters,
@@ -20,6 +22,7 @@ import {
 import type { FinishedReply } from '../domain/chat/reply.js';
 import { applyToTranscript, type TranscriptEntry } from '../domain/chat/transcript.js';
 import type { HistoryEntry } from '../domain/agent/messages.js';
+import { Invalid, NotFound } from '../domain/errors.js';
 import type { CommandMeta } from '../domain/metadata.js';
 import { chatKey, createChatKey, destroyChatKey, open, seal, type ChatKey } from '../infra/crypto/chat-keys.js';
 import type { EventStore, Position } from '../infra/eventstore/port.js';
@@ -40,6 +43,14 @@ export class ChatLedgers {
 
   async open(store: EventStore, organizationId: string, chatId: string, maxChats: number, meta: CommandMeta): Promise<void> {
     await this.#run(store, organizationId, { type: 'OpenChat', data: { organizationId, chatId, maxChats } }, meta);
+  }
+
+  /** The organization's chat opened longest ago that is still open; null when it has none. */
+  async oldest(store: EventStore, organizationId: string): Promise<string | null> {
+    const known = this.#known.get(organizationId) ?? (await readKnown(store, chatLedgerDecider, chatLedgerStream(organizationId)));
+    this.#known.set(organizationId, known);
+    // A set iterates in insertion order: the ledger's order of opening.
+    return known.state.open.values().next().value ?? null;
   }
 
   async close(store: EventStore, organizationId: string, chatId: string, meta: CommandMeta): Promise<void> {
@@ -97,15 +108,37 @@ export async function readChat(deps: Pick<ChatDeps, 'eventStore' | 'db'>, chatId
 /** A new chat of the organization, with `messages` as its first messages (a reply being written last when `turnId` is set). */
 export async function startChat(
   deps: ChatDeps,
-  input: { organizationId: string; chatId: string; via: 'message' | 'create'; messages: ChatMessage[]; turnId: string | null },
+  input: { organizationId: string; chatId: string; via: 'message' | 'create'; messages: ChatMessage[]; turnId: string | null; rolling?: boolean },
   meta: CommandMeta,
 ): Promise<{ position: Position | null }> {
   const { organizationId, chatId, via, messages, turnId } = input;
-  await deps.ledgers.open(deps.eventStore, organizationId, chatId, deps.maxChats, meta);
+  await openOnLedger(deps, organizationId, chatId, input.rolling ?? false, meta);
   const key = await createChatKey(deps.db, organizationId, chatId, new Date(meta.now));
   const first = messages.length ? { ...sealMessages(key, chatId, messages), turnId } : null;
   const { position } = await handleCommand(deps.eventStore, chatDecider, { type: 'StartChat', data: { chatId, organizationId, via, first } }, meta);
   return { position };
+}
+
+/**
+ * The chat's place on its organization's ledger. A rolling organization (the shared demo, whose
+ * chats anyone on the internet starts) never fills up: its oldest chat is deleted to make room,
+ * as a shredded chat like any other, instead of refusing every visitor once the bound is reached.
+ */
+async function openOnLedger(deps: ChatDeps, organizationId: string, chatId: string, rolling: boolean, meta: CommandMeta): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deps.ledgers.open(deps.eventStore, organizationId, chatId, deps.maxChats, meta);
+    } catch (error) {
+      const full = error instanceof Invalid && error.message === chatMessages.tooManyChats(deps.maxChats);
+      if (!rolling || !full || attempt > 3) throw error;
+      const oldest = await deps.ledgers.oldest(deps.eventStore, organizationId);
+      if (!oldest) throw error;
+      await deleteChat(deps, { organizationId, chatId: oldest }, { ...meta, actor: { kind: 'system', id: 'demo-rolling' }, correlationId: randomUUID() }).catch((failure: unknown) => {
+        // Deleted meanwhile by another request: its place is free either way.
+        if (!(failure instanceof NotFound)) throw failure;
+      });
+    }
+  }
 }
 
 export interface BegunTurn {
@@ -119,12 +152,16 @@ export interface BegunTurn {
  * The shopper's message and the reply's placeholder (`generating`), appended in the chat's order:
  * two messages sent to one chat at once both land, one after the other. Without `chatId`, a new chat.
  */
-export async function beginTurn(deps: ChatDeps, input: { organizationId: string; chatId: string | null; text: string; turnId: string }, meta: CommandMeta): Promise<BegunTurn> {
+export async function beginTurn(
+  deps: ChatDeps,
+  input: { organizationId: string; chatId: string | null; text: string; turnId: string; rolling?: boolean },
+  meta: CommandMeta,
+): Promise<BegunTurn> {
   const { organizationId, text, turnId } = input;
   const messages = [userMessage(text), generatingTurn()];
   if (!input.chatId) {
     const chatId = randomUUID();
-    const { position } = await startChat(deps, { organizationId, chatId, via: 'message', messages, turnId }, meta);
+    const { position } = await startChat(deps, { organizationId, chatId, via: 'message', messages, turnId, rolling: input.rolling ?? false }, meta);
     return { chatId, transcript: [], position };
   }
   const chatId = input.chatId;

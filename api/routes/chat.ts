@@ -134,7 +134,8 @@ export const chatRoutes = (context: RouteContext & ChatContext) => (app: Fastify
       const turnId = randomUUID();
       const organizationId = caller.organizationId;
 
-      const begun = await beginTurn(deps, { organizationId, chatId, text, turnId }, meta);
+      // The demo's chats roll over (the oldest makes room), so the shared key never fills up.
+      const begun = await beginTurn(deps, { organizationId, chatId, text, turnId, rolling: caller.demo }, meta);
       const finish = async (finished: FinishedReply | null) => {
         const { position } = await finishReply(deps, { organizationId, chatId: begun.chatId, turnId, reply: finished }, { ...meta, now: new Date().toISOString() });
         if (position) await context.waitFor(position, PROJECTIONS);

@@ -10,14 +10,18 @@ import type { TranscriptEntry } from './transcript.js';
 
 const cut = (text: string) => text.slice(0, AGENT_LIMITS.text);
 
+/** What stands for a shopper message that held only image links (v2 history carries image bytes, not links). */
+export const IMAGES_ONLY = '(a photo)';
+
 /** Entries of each turn: a shopper message and what answered it. */
 function turnsOf(transcript: readonly TranscriptEntry[]): HistoryEntry[][] {
   const turns: HistoryEntry[][] = [];
   for (const { message, trail } of transcript) {
     if (message.role === 'system') continue;
     if (message.role === 'user') {
-      const text = messageText(message).trim();
-      if (text) turns.push([{ role: 'user', content: cut(text) }]);
+      // A message of images only still starts a turn: its reply must not join the turn before.
+      const text = messageText(message).trim() || IMAGES_ONLY;
+      turns.push([{ role: 'user', content: cut(text) }]);
       continue;
     }
     const turn = turns.at(-1);

@@ -97,8 +97,9 @@ export class ReplyBuilder {
     return { id: this.#slotId(), type: 'outfit_compositions', results: resultsOf(products), compositions: products.map((shown) => shown.itemId) };
   }
 
-  #addSlots(make: () => ChatSlot[]): ChatStreamEvent[] {
-    for (const slot of make()) this.#slots.push(slot);
+  // Each slot is made and added before the next is made: a slot's id counts the slots before it.
+  #addSlots(makers: ReadonlyArray<() => ChatSlot>): ChatStreamEvent[] {
+    for (const make of makers) this.#slots.push(make());
     return [{ event: 'slots', data: { slots: [...this.#slots] } }];
   }
 
@@ -117,9 +118,9 @@ export class ReplyBuilder {
         if (event.data.name === 'lookup_products' && isObject(event.data.arguments)) this.#lookup = event.data.arguments;
         return [];
       case 'search_results':
-        return this.#addSlots(() => [this.#searchSlot(event.data)]);
+        return this.#addSlots([() => this.#searchSlot(event.data)]);
       case 'looks':
-        return this.#addSlots(() => event.data.looks.map((look: Look) => this.#outfitSlot(look.items)));
+        return this.#addSlots(event.data.looks.map((look: Look) => () => this.#outfitSlot(look.items)));
       case 'question': {
         this.#question = event.data.question;
         if (this.#text.includes(event.data.question)) return [];

@@ -60,7 +60,7 @@ const setUp = (): Promise<Setup> =>
     const fake = await startFakeOpenAi(t, (body) => plan(body, () => items));
     const service = await startTestService(t, {
       workers: ['ingest', 'agent'],
-      env: { STYLIST_CHAT_MODEL: 'fake-model', OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: 'sk-test-secret', STYLIST_CHAT_RETRIES: '1', STYLIST_CHAT_TIMEOUT_SECONDS: '5', CHAT_MAX_PER_ORGANIZATION: '40' },
+      env: { STYLIST_CHAT_MODEL: 'fake-model', OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: 'sk-test-secret', STYLIST_CHAT_RETRIES: '1', STYLIST_CHAT_TIMEOUT_SECONDS: '5', CHAT_MAX_PER_ORGANIZATION: '20' },
     });
     const store = await storeWith(service, SMALL_STORE);
     items = store.items;
@@ -341,15 +341,15 @@ t.test('two messages at once to one chat are both kept, one after the other', as
   }
 });
 
-t.test('bounds: chats per organization (CHAT_MAX_PER_ORGANIZATION, 40 here) and messages per chat', async (t) => {
+t.test('bounds: chats per organization (CHAT_MAX_PER_ORGANIZATION, 20 here) and messages per chat', async (t) => {
   const { service } = await setUp();
   const org = await newOrg(service);
   const ids: string[] = [];
-  for (let i = 0; i < 40; i++) ids.push((await manage(service, org.privateKey, 'POST', '/v1/chat/create')).json().chat.chatId);
-  t.equal(new Set(ids).size, 40);
+  for (let i = 0; i < 20; i++) ids.push((await manage(service, org.privateKey, 'POST', '/v1/chat/create')).json().chat.chatId);
+  t.equal(new Set(ids).size, 20);
   const over = await manage(service, org.privateKey, 'POST', '/v1/chat/create');
   t.equal(over.statusCode, 422);
-  t.same(over.json(), { error: 'This organization has reached 40 chats; delete some before starting more.' });
+  t.same(over.json(), { error: 'This organization has reached 20 chats; delete some before starting more.' });
   t.equal((await send(service, org.publicKey, { message: 'a new chat' })).statusCode, 422, 'a message without chatId is a new chat too');
   await manage(service, org.privateKey, 'DELETE', `/v1/chat/${ids[0]}`);
   t.equal((await manage(service, org.privateKey, 'POST', '/v1/chat/create')).statusCode, 201, 'a deleted chat gives its place back');
@@ -359,6 +359,18 @@ t.test('bounds: chats per organization (CHAT_MAX_PER_ORGANIZATION, 40 here) and 
   const refused = await send(service, org.publicKey, { message: 'one more', chatId: ids[1] });
   t.equal(refused.statusCode, 422, 'a turn needs two places (the message and the reply)');
   t.same(refused.json, { error: 'This chat has reached 200 messages; start a new chat.' });
+});
+
+t.test('the shared demo never fills up: at the bound its oldest chat is deleted to make room', async (t) => {
+  const { service } = await setUp();
+  const ids: string[] = [];
+  for (let i = 0; i < 21; i++) {
+    const answer = await send(service, DEMO_KEY, { message: `demo visitor ${i}` });
+    t.equal(answer.statusCode, 200, `demo chat ${i}`);
+    ids.push(answer.json.chatId);
+  }
+  t.equal((await send(service, DEMO_KEY, { message: 'still there?', chatId: ids[0] })).statusCode, 404, 'the oldest demo chat made room (deleted, as any deleted chat)');
+  t.equal((await send(service, DEMO_KEY, { message: 'still there?', chatId: ids.at(-1) })).statusCode, 200, 'the newest goes on');
 });
 
 /** Every row of every table of the test's database, as text (PGlite), or a data-only dump of its schema (Postgres). */

@@ -3,14 +3,18 @@ import t from 'tap';
 import { apiKeyStream, type ApiKeyEvent } from '../../domain/apikey/events.js';
 import { listingFromItemInput, itemInputSchema } from '../../domain/catalogue/product-input.js';
 import type { Labels } from '../../domain/catalogue/vocabulary.js';
+import { chatStream, type ChatEvent } from '../../domain/chat/events.js';
+import { assistantTurn, generatingTurn, userMessage, type ChatMessage } from '../../domain/chat/messages.js';
 import { datasetStream, type DatasetEvent } from '../../domain/dataset/events.js';
 import { itemIdFor, itemStream, listingHashes, type ItemEvent } from '../../domain/item/index.js';
 import { organizationStream, type OrganizationEvent } from '../../domain/organization/events.js';
 import { DEFAULT_PLAN } from '../../domain/plan.js';
 import { sourceStream, type SourceEvent } from '../../domain/source/events.js';
 import { widgetPresetStream, type WidgetPresetEvent } from '../../domain/widget-preset/events.js';
+import { createChatKey, destroyChatKey, seal } from '../../infra/crypto/chat-keys.js';
 import { apiKeys } from '../../projections/apikeys.js';
 import { catalogueItems } from '../../projections/catalogue-items.js';
+import { chats } from '../../projections/chats.js';
 import { dataSources } from '../../projections/data-sources.js';
 import { datasets } from '../../projections/datasets.js';
 import { organizations } from '../../projections/organizations.js';
@@ -189,4 +193,71 @@ t.test('data sources', async (t) => {
     .given([created, requested, claimed])
     .when({ type: 'DatasetDeleted', data: { datasetId: ids.datasetId, organizationId, at } })
     .then({ data_sources: [], sync_jobs: [], sync_logs: [] }, "a deleted dataset takes its sources' jobs and logs");
+});
+
+t.test('chats', async (t) => {
+  const spec = await projectorSpecFor<ChatEvent>(t, chats, { stream: (e) => chatStream(e.data.chatId) });
+  const chatId = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+  const ids = { chatId, organizationId };
+  const turnId = '11111111-1111-4111-8111-111111111111';
+  const key = await createChatKey(spec.db, organizationId, chatId, new Date(at));
+  /** The chat's messages as the row holds them (after a `then`, the database holds its events' rows). */
+  const messagesOf = async (id = chatId) =>
+    (await spec.db.selectFrom('chats').select('messages').where('chat_id', '=', id).executeTakeFirst())?.messages as ChatMessage[] | undefined;
+
+  const question = userMessage('A red dress under 80');
+  const placeholder = generatingTurn();
+  const answer = assistantTurn('Here are two.', [], 'resolved');
+  const created: ChatEvent = { type: 'ChatCreated', data: { ...ids, via: 'message', at } };
+  const appended = (messages: ChatMessage[], turn: string | null = turnId, when = at): ChatEvent => ({
+    type: 'ChatMessagesAppended',
+    data: { ...ids, messages: seal(key, chatId, messages), count: messages.length, characters: 0, turnId: turn, at: when },
+  });
+  const finished = (index: number, outcome: 'resolved' | 'failed'): ChatEvent => ({
+    type: 'ChatReplyFinished',
+    data: outcome === 'failed'
+      ? { ...ids, turnId, index, outcome, message: null, trail: null, characters: 0, at: later }
+      : { ...ids, turnId, index, outcome, message: seal(key, chatId, answer), trail: seal(key, chatId, []), characters: answer.content.length, at: later },
+  });
+
+  await spec.given([]).when(created).then({
+    chats: [{ chat_id: chatId, organization_id: organizationId, messages: [], created_at: new Date(at), updated_at: new Date(at), revision: '0' }],
+  });
+  t.same(await messagesOf(), [], 'a new chat holds no messages');
+
+  await spec.given([created]).when(appended([question, placeholder], turnId, later)).then({ chats: [{ chat_id: chatId, updated_at: new Date(later), revision: '1' }] });
+  t.same(await messagesOf(), [question, placeholder], 'appended messages are opened into the row');
+
+  await spec.given([created, appended([question, placeholder])]).when(finished(1, 'resolved')).then({ chats: [{ updated_at: new Date(later), revision: '2' }] });
+  t.same(await messagesOf(), [question, answer], "the reply takes its placeholder's place");
+
+  await spec.given([created, appended([question, placeholder]), appended([userMessage('And shoes?'), placeholder], null)]).when(finished(1, 'failed')).then({ chats: [{ revision: '3' }] });
+  t.same(await messagesOf(), [question, userMessage('And shoes?'), placeholder], 'a failed reply takes its placeholder out');
+
+  const merchant = [{ role: 'system', content: 'Be brief.' }, userMessage('Hello'), assistantTurn('Hi!', [], 'resolved')] satisfies ChatMessage[];
+  await spec
+    .given([created, appended([question, placeholder])])
+    .when({ type: 'ChatMessagesReplaced', data: { ...ids, messages: seal(key, chatId, merchant), count: 3, characters: 12, at: later } })
+    .then({ chats: [{ revision: '2' }] });
+  t.same(await messagesOf(), merchant, 'replaced messages are the only ones left');
+
+  await spec.given([created, appended([question, placeholder]), finished(1, 'resolved')]).when({ type: 'ChatDeleted', data: { ...ids, at: later } }).then({ chats: [] }, 'a deleted chat has no row');
+  t.equal(await messagesOf(), undefined);
+
+  // A chat whose key was destroyed: what its events sealed can no longer be read.
+  const shredded = '4d2e3f5a-6b7c-4d8e-9f0a-1b2c3d4e5f60';
+  const shreddedKey = await createChatKey(spec.db, organizationId, shredded, new Date(at));
+  const sealedBefore: ChatEvent = {
+    type: 'ChatMessagesAppended',
+    data: { chatId: shredded, organizationId, messages: seal(shreddedKey, shredded, [question]), count: 1, characters: question.content.length, turnId: null, at: later },
+  };
+  await destroyChatKey(spec.db, shredded);
+  await spec
+    .given([{ type: 'ChatCreated', data: { chatId: shredded, organizationId, via: 'create', at } }])
+    .when(sealedBefore)
+    .then({ chats: [{ chat_id: shredded, revision: '1' }] });
+  t.same(await messagesOf(shredded), [], 'no text is read without its key');
+  const wrongKey: ChatEvent = { ...sealedBefore, data: { ...sealedBefore.data, chatId, messages: seal(key, shredded, [question]) } };
+  await spec.given([created]).when(wrongKey).then({ chats: [{ revision: '1' }] });
+  t.same(await messagesOf(), [], "a value sealed for another chat does not open under this chat's key");
 });
