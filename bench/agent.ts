@@ -4,6 +4,8 @@
 // the projections and the ingest worker (bench/agent/cluster.ts); the shoppers run in a third
 // process (bench/agent/shoppers.ts) over real sockets. Goals (the issue):
 //   one shopper at a time, p95:  first event ≤ 50 ms, first `search_results` ≤ 250 ms, whole turn ≤ 400 ms;
+//                                POST /v1/chat (the v1 adapter over the same turn): its first text
+//                                within 50 ms of v2's, at p50 and p95;
 //   20 concurrent shoppers:      turns/s and the same p95s; no event lost or reordered; the relay
 //                                through NATS (worker → API, per frame) ≤ 5 ms p95.
 // Steps, all in one run (ratios within a run are what to compare: the machine is shared):
@@ -15,7 +17,8 @@
 //     autocannon, one connection then BENCH_CONCURRENCY;
 //   - one shopper: BENCH_WARMUP_TURNS (10; the first loads the worker's search memory) then
 //     BENCH_TURNS (150) turns one at a time, the conversations of bench/agent/conversations.ts in
-//     turn (two-turn ones send the first turn's history back);
+//     turn (two-turn ones send the first turn's history back); then the same for POST /v1/chat,
+//     `stream: true` (two-turn ones send the first turn's chatId; a store's site, its dataset);
 //   - BENCH_CONCURRENCY (20) shoppers in a closed loop: BENCH_WARMUP_SECONDS (5) then
 //     BENCH_SECONDS (45), /healthz probed meanwhile;
 //   - with BENCH_AGENT_WORKERS=2, a second agent process, warmed until it has served turns, and the
@@ -50,7 +53,7 @@ import { GOALS, printTables, verdicts, type HealthzRun, type Phase, type Report 
 import { quantiles, runShoppers, type ShoppersConfig } from './agent/shoppers.js';
 import { DEFAULT_URL } from './eventstore.js';
 import { loadCatalogue } from './search.js';
-import { FEEDS_DIR, missingFeeds, readFeed } from './search-quality/feeds.js';
+import { FEED_STORES, FEEDS_DIR, missingFeeds, readFeed } from './search-quality/feeds.js';
 import { FEEDS } from './search-quality/queries.js';
 import { startCpuProfile } from './shared/profile.js';
 
@@ -151,7 +154,7 @@ async function phase(name: string, service: AgentBenchService, { relay, probe, p
   const natsProbe = quantiles(probe.take());
   const dead = service.agentWorkers.find((worker) => worker.process.exitCode !== null);
   if (dead) throw new Error(`${dead.name} exited during ${name}\n${dead.tail.join('\n')}`);
-  console.error(`    ${JSON.stringify({ turns: shoppers.turns, turnsPerSecond: shoppers.turnsPerSecond, firstEvent: shoppers.firstEvent, firstResults: shoppers.firstResults, whole: shoppers.whole, outcomes: shoppers.outcomes, lost: shoppers.lostTurns, reordered: shoppers.reorderedTurns, history: shoppers.historyTurns })}`);
+  console.error(`    ${JSON.stringify({ turns: shoppers.turns, turnsPerSecond: shoppers.turnsPerSecond, firstEvent: shoppers.firstEvent, firstText: shoppers.firstText, firstResults: shoppers.firstResults, whole: shoppers.whole, outcomes: shoppers.outcomes, lost: shoppers.lostTurns, reordered: shoppers.reorderedTurns, history: shoppers.historyTurns })}`);
   console.error(`    relay: ${JSON.stringify(hops)}`);
   console.error(`    bare NATS hop: ${JSON.stringify(natsProbe)}`);
   console.error(`    CPU: ${JSON.stringify(cpu)}`);
@@ -213,7 +216,9 @@ async function main(): Promise<void> {
   try {
     console.error(`\n${items} items on ${service.backend.label}, NATS ${natsUrl} (prefix ${service.natsPrefix})`);
     const pools = new Map(FEEDS.map((feed) => [feed, readFeed(feed)]));
-    report.loading = (await loadCatalogue(service, pools, items)).loading;
+    const catalogue = await loadCatalogue(service, pools, items);
+    report.loading = catalogue.loading;
+    const storeDatasets = Object.fromEntries([...catalogue.datasets].map(([feed, datasetId]) => [new URL(FEED_STORES[feed]!.storeUrl).origin, datasetId]));
 
     const profilePrefix = (n: number) => (profileDir ? path.join(profileDir, `agent-worker-${n}`) : undefined);
     const worker = await service.startAgentWorker(profilePrefix(1));
@@ -231,7 +236,11 @@ async function main(): Promise<void> {
     }
 
     const base = { baseUrl: service.baseUrl, publicKey: service.publicKey, conversations: [...BENCH_CONVERSATIONS] };
-    report.phases.push(await phase('one shopper', service, watchers, workDir, { ...base, mode: 'sequential', warmupTurns: env('BENCH_WARMUP_TURNS', 10), turns: env('BENCH_TURNS', 150) }));
+    const sequential: ShoppersConfig = { ...base, mode: 'sequential', warmupTurns: env('BENCH_WARMUP_TURNS', 10), turns: env('BENCH_TURNS', 150) };
+    report.phases.push(await phase('one shopper', service, watchers, workDir, sequential));
+    // The v1 row: the same conversations through POST /v1/chat, warmed up as well (its first turns
+    // open the chat code paths). Each new conversation is a new chat: far under CHAT_MAX_PER_ORGANIZATION.
+    report.phases.push(await phase('one shopper, v1', service, watchers, workDir, { ...sequential, api: 'v1', storeDatasets }));
     const concurrent: ShoppersConfig = { ...base, mode: 'concurrent', concurrency, warmupSeconds: env('BENCH_WARMUP_SECONDS', 5), seconds: env('BENCH_SECONDS', 45), probeHealthz: true };
     report.phases.push(await phase(`${concurrency} shoppers`, service, watchers, workDir, concurrent));
     if (agentProcesses === 2) {

@@ -6,7 +6,8 @@ import type { CpuUse } from './cpu.js';
 import type { RelayPhase } from './relay-hops.js';
 import type { Quantiles, ShoppersResult } from './shoppers.js';
 
-export const GOALS = { firstEventMs: 50, firstResultsMs: 250, wholeTurnMs: 400, relayHopMs: 5 };
+// v1FirstTextMarginMs: a v1 turn's first text (POST /v1/chat) at most this much after v2's, at p50 and at p95, one shopper.
+export const GOALS = { firstEventMs: 50, firstResultsMs: 250, wholeTurnMs: 400, relayHopMs: 5, v1FirstTextMarginMs: 50 };
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
@@ -57,7 +58,8 @@ const triple = (q: { n: number; p50: number; p95: number; p99: number }) => (q.n
 
 export function verdicts(phases: Phase[]): Verdict[] {
   const out: Verdict[] = [];
-  const one = phases.find((p) => p.shoppers.mode === 'sequential');
+  const one = phases.find((p) => p.shoppers.mode === 'sequential' && p.shoppers.api !== 'v1');
+  const oneV1 = phases.find((p) => p.shoppers.mode === 'sequential' && p.shoppers.api === 'v1');
   const many = phases.filter((p) => p.shoppers.mode === 'concurrent');
   const upTo = (figure: string, value: number | undefined, goal: number, count?: string) =>
     out.push({ figure, goal: `≤ ${goal} ms`, measured: value === undefined || Number.isNaN(value) ? `not measured${count ? ` (${count})` : ''}` : `${value} ms${count ? ` (${count})` : ''}`, met: value === undefined || Number.isNaN(value) ? false : value <= goal });
@@ -67,6 +69,18 @@ export function verdicts(phases: Phase[]): Verdict[] {
     upTo('first search_results p95, one shopper', s.firstResults.n ? s.firstResults.p95 : undefined, GOALS.firstResultsMs, `${s.firstResults.n} of ${s.turns} turns showed products`);
     upTo('whole turn p95, one shopper', s.whole.n ? s.whole.p95 : undefined, GOALS.wholeTurnMs);
     upTo('relay worker → API p95 (relay.hopTimes), one shopper', (one.relay.relay ?? one.relay.measured).p95, GOALS.relayHopMs, `${one.relay.frames} frames`);
+  }
+  if (one && oneV1) {
+    // The issue: v1 is an adapter over the same turn, so what it may add to the first text is bounded.
+    const [v2, v1] = [one.shoppers.firstText, oneV1.shoppers.firstText];
+    const measured = v1.n && v2.n;
+    const [d50, d95] = [round1(v1.p50 - v2.p50), round1(v1.p95 - v2.p95)];
+    out.push({
+      figure: 'v1 first text p50/p95 minus v2 first text p50/p95, one shopper',
+      goal: `≤ ${GOALS.v1FirstTextMarginMs} ms`,
+      measured: measured ? `${d50} / ${d95} ms (v1 ${v1.p50} / ${v1.p95}, ${v1.n} turns; v2 ${v2.p50} / ${v2.p95}, ${v2.n} turns)` : 'not measured',
+      met: measured ? d50 <= GOALS.v1FirstTextMarginMs && d95 <= GOALS.v1FirstTextMarginMs : false,
+    });
   }
   for (const p of many) {
     const s = p.shoppers;
@@ -88,15 +102,15 @@ export function verdicts(phases: Phase[]): Verdict[] {
 const pair = (q: Quantiles | null | undefined) => (q && q.n ? `${ms(q.p50)} / ${ms(q.p95)}` : '–');
 
 export function printTables(report: Report): void {
-  console.log(`\nStylist agent, POST /v2/agent/chat: ${report.machine}`);
+  console.log(`\nStylist agent, POST /v2/agent/chat (and POST /v1/chat, one shopper): ${report.machine}`);
   console.log(`${report.items.toLocaleString('en')} items${report.loading ? ` (uploaded ${report.loading.uploadSeconds} s, processed ${report.loading.processedSeconds} s, ${report.loading.itemsPerSecond} items/s)` : ''}; model ${report.model}; ${report.agent.concurrencyPerProcess} turns at once per agent process, ${report.agent.maxPerOrganization} per organization.`);
   console.log('\nWhat the shoppers saw (ms from sending the request; p50 / **p95** / p99):');
-  console.log('| Phase | Shoppers | Agent processes | Turns | Turns/s | First event | First search_results (turns) | Whole turn (to done) | Errors | Lost | Reordered | History |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| Phase | Shoppers | Agent processes | Turns | Turns/s | First event | First text (turns) | First search_results (turns) | Whole turn (to done) | Errors | Lost | Reordered | History |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const p of report.phases) {
     const s = p.shoppers;
     console.log(
-      `| ${p.name} | ${s.concurrency} | ${p.agentProcesses} | ${s.turns} | ${s.turnsPerSecond} | ${triple(s.firstEvent)} | ${triple(s.firstResults)} (${s.firstResults.n}) | ${triple(s.whole)} | ${s.outcomes.error + s.outcomes.incomplete + s.outcomes.http} | ${s.lostTurns} | ${s.reorderedTurns} | ${s.historyTurns} |`,
+      `| ${p.name} | ${s.concurrency} | ${p.agentProcesses} | ${s.turns} | ${s.turnsPerSecond} | ${triple(s.firstEvent)} | ${triple(s.firstText)} (${s.firstText.n}) | ${triple(s.firstResults)} (${s.firstResults.n}) | ${triple(s.whole)} | ${s.outcomes.error + s.outcomes.incomplete + s.outcomes.http} | ${s.lostTurns} | ${s.reorderedTurns} | ${s.historyTurns} |`,
     );
   }
   console.log('\nWhere the time goes (ms, p50 / p95; the relay hop p50 / **p95** / p99): the relay hop from relay.hopTimes(); the bare NATS hop from an idle publisher meanwhile; the stages on the API process\'s clock; the first tool and the worker loop as the stream reports them');

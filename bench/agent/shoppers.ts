@@ -1,8 +1,10 @@
 // The shoppers of the agent benchmark, in a process of their own so reading streams does not share
 // the API's event loop: each turn is a POST /v2/agent/chat over a keep-alive socket, its Server-Sent
 // Events read as they arrive and timed from the moment the request is sent (first event, first
-// `search_results`, `done`), then checked (stream-check.ts). A conversation's later turns send the
-// previous turn's `history` back with the next message, as a widget does.
+// text, first `search_results`, `done`), then checked (stream-check.ts). A conversation's later
+// turns send the previous turn's `history` back with the next message, as a widget does.
+// With `api: 'v1'` the same conversations go to POST /v1/chat (`stream: true`), the v1 adapter over
+// the same turn: the service keeps the chat, so a later turn sends the first turn's `chatId`.
 //   sequential   one shopper: `warmupTurns` turns, then `turns` measured, one at a time;
 //   concurrent   `concurrency` shoppers in a closed loop (the next turn as soon as the last one
 //                ended), `warmupSeconds` then `seconds` measured; `/healthz` probed meanwhile.
@@ -14,12 +16,16 @@ import { parseSse } from '../../test/support/agent.js';
 import { quantile } from '../search/load.js';
 import { childProcessMain, runInChildProcess } from '../shared/child-process.js';
 import type { BenchConversation } from './conversations.js';
-import { checkTurn, type StreamedEvent } from './stream-check.js';
+import { checkChatTurn, checkTurn, type StreamedEvent } from './stream-check.js';
 
 export interface ShoppersConfig {
   baseUrl: string;
   publicKey: string;
   conversations: BenchConversation[];
+  /** The route: v2 (default) POST /v2/agent/chat, v1 POST /v1/chat. */
+  api?: 'v2' | 'v1';
+  /** v1: a store's origin → its dataset id. v1 takes no `store`, so a conversation on a store's site sends that store's dataset: the scope v2 gets from the origin. */
+  storeDatasets?: Record<string, string>;
   mode: 'sequential' | 'concurrent';
   /** sequential */
   warmupTurns?: number;
@@ -42,13 +48,19 @@ export interface Quantiles {
 
 export interface ShoppersResult {
   mode: ShoppersConfig['mode'];
+  api: 'v2' | 'v1';
   concurrency: number;
   /** Turns measured (every outcome). */
   turns: number;
   seconds: number;
   turnsPerSecond: number;
   firstEvent: Quantiles;
-  /** Over the turns that showed products. */
+  /**
+   * The first text the shopper reads, over the turns that wrote some: the first `text_delta`, or in
+   * v2 a `question` before it (v1 writes the question into its text, so both count the same moment).
+   */
+  firstText: Quantiles;
+  /** Over the turns that showed products (v2; v1 has no such event). */
   firstResults: Quantiles;
   /** Request sent → `done` received, over the turns that ended with `done`. */
   whole: Quantiles;
@@ -98,10 +110,9 @@ export const quantiles = (values: readonly number[]): Quantiles => {
   return { n: sorted.length, p50: round(quantile(sorted, 0.5)), p95: round(quantile(sorted, 0.95)), p99: round(quantile(sorted, 0.99)), max: round(sorted.at(-1) ?? NaN) };
 };
 
-/** One turn over a socket of `agent`: events with their arrival time (ms after sending). */
-function streamTurn(agent: Agent, config: ShoppersConfig, body: object): Promise<TurnRecord> {
+/** One turn over a socket of `agent`: events with their arrival time (ms after sending). `messages`: what the shopper said, for the checks. */
+function streamTurn(agent: Agent, config: ShoppersConfig, route: string, body: object, messages: any[]): Promise<TurnRecord> {
   const payload = JSON.stringify(body);
-  const messages = (body as { messages: any[] }).messages;
   return new Promise((resolve) => {
     const events: TimedEvent[] = [];
     let sent = 0;
@@ -109,7 +120,7 @@ function streamTurn(agent: Agent, config: ShoppersConfig, body: object): Promise
     let failure: string | null = null;
     const finish = () => resolve({ sent, status, events, ended: performance.now(), failure, messages });
     const req = httpRequest(
-      new URL('/v2/agent/chat', config.baseUrl),
+      new URL(route, config.baseUrl),
       { agent, method: 'POST', headers: { authorization: `Bearer ${config.publicKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
       (res) => {
         status = res.statusCode ?? 0;
@@ -152,21 +163,41 @@ const turnBody = (conversation: BenchConversation, messages: any[]) => ({
   ...(conversation.storeOrigin ? { store: { origin: conversation.storeOrigin, shop: null } } : {}),
 });
 
-/** A conversation's turns, one after the other, each sending the last one's history; stops at a turn without `done` or when `more()` says so. */
+/** The same turn as POST /v1/chat takes it: one message, the chat to continue, the store as its dataset. */
+const v1Body = (config: ShoppersConfig, conversation: BenchConversation, message: string, chatId: string | null) => ({
+  message,
+  stream: true,
+  ...(chatId ? { chatId } : {}),
+  ...(conversation.country ? { country: conversation.country } : {}),
+  // An origin without a dataset sends [null]: the 422 shows in the errors rather than a wider scope.
+  ...(conversation.storeOrigin ? { datasetIds: [config.storeDatasets?.[conversation.storeOrigin] ?? null] } : {}),
+});
+
+/**
+ * A conversation's turns, one after the other, each sending the last one's history (v1: the chat's
+ * id); stops at a turn without `done` or when `more()` says so.
+ */
 async function converse(agent: Agent, config: ShoppersConfig, conversation: BenchConversation, more: () => boolean, onTurn: (turn: TurnRecord) => void): Promise<void> {
   let history: any[] = [];
+  let chatId: string | null = null;
   for (const message of conversation.turns) {
     if (!more()) return;
-    const turn = await streamTurn(agent, config, turnBody(conversation, [...history, { role: 'user', content: message }]));
+    const said = { role: 'user', content: message };
+    const turn: TurnRecord =
+      config.api === 'v1'
+        ? await streamTurn(agent, config, '/v1/chat', v1Body(config, conversation, message, chatId), [said])
+        : await streamTurn(agent, config, '/v2/agent/chat', turnBody(conversation, [...history, said]), [...history, said]);
     onTurn(turn);
-    const done = turn.events.find((e) => e.event === 'done');
-    if (!done || !Array.isArray(done.data?.history)) return;
-    history = done.data.history;
+    const done = turn.events.find((e) => e.event === 'done')?.data;
+    if (config.api === 'v1' ? typeof done?.chatId !== 'string' : !Array.isArray(done?.history)) return;
+    history = done.history;
+    chatId = done.chatId;
   }
 }
 
 function summarise(config: ShoppersConfig, turns: TurnRecord[], seconds: number, extra: { coldTurnMs: number | null; healthz: number[] | null }): ShoppersResult {
   const firstEvent: number[] = [];
+  const firstText: number[] = [];
   const firstResults: number[] = [];
   const whole: number[] = [];
   const outcomes = { done: 0, error: 0, incomplete: 0, http: 0 };
@@ -189,6 +220,8 @@ function summarise(config: ShoppersConfig, turns: TurnRecord[], seconds: number,
     }
     events += turn.events.length;
     if (turn.events.length) firstEvent.push(turn.events[0]!.ms);
+    const text = turn.events.find((e) => (e.event === 'text_delta' && e.data?.delta) || e.event === 'question');
+    if (text) firstText.push(text.ms);
     const shown = turn.events.find((e) => e.event === 'search_results');
     if (shown) firstResults.push(shown.ms);
     const tool = turn.events.find((e) => e.event === 'tool_called')?.data?.name ?? '(none)';
@@ -197,7 +230,7 @@ function summarise(config: ShoppersConfig, turns: TurnRecord[], seconds: number,
     firstEvents[first] = (firstEvents[first] ?? 0) + 1;
     const toolMs = turn.events.find((e) => e.event === 'tool_output')?.data?.ms;
     if (typeof toolMs === 'number') firstToolMs.push(toolMs);
-    const check = checkTurn(turn.events, turn.messages);
+    const check = config.api === 'v1' ? checkChatTurn(turn.events) : checkTurn(turn.events, turn.messages);
     outcomes[check.outcome]++;
     if (check.outcome === 'done') {
       const done = turn.events.find((e) => e.event === 'done')!;
@@ -218,11 +251,13 @@ function summarise(config: ShoppersConfig, turns: TurnRecord[], seconds: number,
   }
   return {
     mode: config.mode,
+    api: config.api ?? 'v2',
     concurrency: config.mode === 'sequential' ? 1 : config.concurrency ?? 1,
     turns: turns.length,
     seconds: round(seconds),
     turnsPerSecond: Math.round((turns.length / seconds) * 100) / 100,
     firstEvent: quantiles(firstEvent),
+    firstText: quantiles(firstText),
     firstResults: quantiles(firstResults),
     whole: quantiles(whole),
     outcomes,

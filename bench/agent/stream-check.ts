@@ -4,7 +4,8 @@
 // callId; what a tool puts on screen between its `tool_called` and `tool_output`; one tool's
 // events never inside another's; the text deltas, joined, are `done.text`; `done.history` holds
 // the message sent and this turn's calls in the order they streamed, and can be sent back.
-// A missing piece counts as lost, a piece out of place as reordered. Pure.
+// A missing piece counts as lost, a piece out of place as reordered. POST /v1/chat's turns, the
+// same turn told as v1 events, are checked by `checkChatTurn`. Pure.
 import { chatRequestSchema } from '../../domain/agent/request.js';
 
 export interface StreamedEvent {
@@ -36,7 +37,8 @@ const lastUserText = (messages: readonly any[]): string | null => {
   return typeof last.content === 'string' ? last.content : (last.content as Array<{ type: string; text?: string }>).filter((p) => p.type === 'input_text').map((p) => p.text).join('');
 };
 
-export function checkTurn(events: readonly StreamedEvent[], sent: readonly any[]): TurnCheck {
+/** The outcome: exactly one `done` or `error`, and last; `finals` are the indexes of the final events. */
+function finalEvents(events: readonly StreamedEvent[]): { check: TurnCheck; finals: Array<readonly [string, number]> } {
   const check: TurnCheck = { outcome: 'incomplete', lost: [], reordered: [], history: [] };
   const finals = events.map((e, i) => [e.event, i] as const).filter(([name]) => name === 'done' || name === 'error');
   if (!finals.length) check.lost.push('no done or error event');
@@ -45,6 +47,11 @@ export function checkTurn(events: readonly StreamedEvent[], sent: readonly any[]
     if (finals.length > 1) check.reordered.push(`${finals.length} final events`);
     if (finals[0]![1] !== events.length - 1) check.reordered.push(`${events.length - 1 - finals[0]![1]} event(s) after ${finals[0]![0]}`);
   }
+  return { check, finals };
+}
+
+export function checkTurn(events: readonly StreamedEvent[], sent: readonly any[]): TurnCheck {
+  const { check, finals } = finalEvents(events);
 
   // Tool calls: one open at a time, each closed by its own tool_output.
   const calls: string[] = [];
@@ -104,5 +111,27 @@ export function checkTurn(events: readonly StreamedEvent[], sent: readonly any[]
   if (squeezed(written) !== squeezed(final)) check.history.push('done.history\'s assistant text is not done.text');
   const resent = chatRequestSchema().safeParse({ messages: [...history, { role: 'user', content: 'thanks' }] });
   if (!resent.success) check.history.push(`done.history cannot be sent back: ${resent.error.issues[0]?.message}`);
+  return check;
+}
+
+/**
+ * One streamed turn of POST /v1/chat (domain/chat/reply.ts): text_delta and slots, then `status`
+ * right before `done` ({ chatId, message }), or an `error`; one final event, last. The text deltas,
+ * joined, are the message's text and `status` is its status. The history is the service's (the
+ * next turn sends only the chat's id), so `history` stays empty.
+ */
+export function checkChatTurn(events: readonly StreamedEvent[]): TurnCheck {
+  const { check } = finalEvents(events);
+  if (check.outcome !== 'done') return check;
+  const done = events.at(-1)!.data;
+  const status = events.at(-2);
+  if (status?.event !== 'status') check.lost.push('no status event right before done');
+  if (typeof done?.chatId !== 'string') check.lost.push('done without chatId');
+  const content: any[] = Array.isArray(done?.message?.content) ? done.message.content : [];
+  const written = content.find((part) => part?.type === 'output_text')?.text;
+  const text = events.filter((e) => e.event === 'text_delta').map((e) => String(e.data?.delta ?? '')).join('');
+  if (text !== written) check.lost.push(`text deltas (${text.length} chars) are not done.message's text (${String(written ?? '').length} chars)`);
+  const stated = content.find((part) => part?.type === 'output_status')?.status;
+  if (status?.event === 'status' && status.data?.status !== stated) check.lost.push(`status ${status.data?.status}, done.message's ${stated}`);
   return check;
 }
