@@ -62,7 +62,7 @@ t.test('bad names, websites, ranges and scopes are refused', async (t) => {
   spec(t, []).when(create({ name: '  ' })).thenThrows(Invalid, 'Key name is required.');
   spec(t, []).when(create({ publicAccess: { mode: 'websites', websites: ['https://store.com/x'], allowLocalhost: false, allowApps: false } })).thenThrows(Invalid);
   spec(t, []).when(create({ privateAccess: { mode: 'ips', ips: [{ cidr: '10.0.0.0/33', note: '' }] } })).thenThrows(Invalid);
-  spec(t, []).when(create({ scopes: ['datasets'] })).thenThrows(Invalid, 'Unknown scope: datasets. Scopes: widget, styling, organization, analytics.');
+  spec(t, []).when(create({ scopes: ['datasets'] })).thenThrows(Invalid, 'Unknown scope: datasets. Scopes: widget, styling, organization, analytics, chat.');
   spec(t, [created()]).when(create()).thenThrows(Conflict);
 });
 
