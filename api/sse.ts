@@ -24,7 +24,9 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply): E
     ...headers,
     ...meteringHeaders(request),
     'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
+    // no-cache, not no-store: Chromium reports a no-store fetch stream read to its end as aborted
+    // (microsoft/playwright#42742), a failed request to every page that watches them.
+    'cache-control': 'no-cache',
     'x-content-type-options': 'nosniff',
     // Nginx and similar proxies would otherwise hold events back to fill a buffer.
     'x-accel-buffering': 'no',
