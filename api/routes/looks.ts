@@ -1,5 +1,5 @@
 // POST /v2/agent/looks (issue 24): a picture of a look made of the store's items. Public key; the
-// demo key is refused. The items are the caller's organization's active items of active datasets
+// demo key draws looks but no try-on. The items are the caller's organization's active items of active datasets
 // (unknown, archived, another organization's or not for sale in the shopper's market: one 422
 // naming them, nothing drawn). The picture is the offline composition of the items' photos, or,
 // with an image model configured, the model's picture with the composition as reference (the
@@ -17,6 +17,7 @@ import type { Outbound } from '../../infra/http/outbound.js';
 import { Abandoned, ImagesBusy, WaitingLineFull, type LookItem, type LookRenderer } from '../../infra/images/look-renderer.js';
 import { fetchUserPhoto, UserPhotoProblem } from '../../infra/images/user-photo.js';
 import { HttpError } from '../plugins/errors.js';
+import { AUTH_ERRORS } from '../plugins/authentication.js';
 import { zodRoutes } from '../plugins/validation.js';
 import { callerOf, type RouteContext } from './context.js';
 
@@ -80,14 +81,15 @@ export const lookRoutes = (context: LooksContext) => (app: FastifyInstance) => {
   zodRoutes(app).post(
     '/v2/agent/looks',
     {
-      config: { auth: 'public', resource: 'api.v2.agent.looks', demo: false },
+      // The demo key draws looks (the demo storefront shows them), but never a try-on: no shopper's photo on a shared key.
+      config: { auth: 'public', resource: 'api.v2.agent.looks' },
       schema: {
         summary: 'Draw a look',
         description:
           'A picture of the look made of `itemIds` (active items of the organization\'s active datasets, for sale in the market of `country`): the offline composition of the items\' photos ' +
           '(outerwear and tops above bottoms above footwear, accessories beside), or with an image model configured its picture, the composition standing in when it fails or is slow. ' +
           '`userPhotoUrl` (try-on) needs an image model and the store\'s styling.tryOn. 422: a field out of bounds, items unknown or unavailable, try-on without an image model, a photo that cannot be used; ' +
-          '403: the demo key, try-on turned off; 503 with Retry-After: too many looks being drawn.',
+          '403: try-on with the demo key, or turned off; 503 with Retry-After: too many looks being drawn.',
         body: lookRequestSchema,
         response: { 200: response },
       },
@@ -95,6 +97,7 @@ export const lookRoutes = (context: LooksContext) => (app: FastifyInstance) => {
     async (request, reply) => {
       const caller = callerOf(request);
       const body: LookRequest = request.body;
+      if (body.userPhotoUrl && caller.demo) throw new HttpError(403, AUTH_ERRORS.demoUnsupported);
       const itemIds = [...new Set(body.itemIds)];
       const active = (await organizationDatasets(context.db, caller.organizationId)).filter((dataset) => dataset.status === 'active');
       const priced = await pricedProducts(context.db, { organizationId: caller.organizationId, datasetIds: active.map((d) => d.datasetId) }, itemIds, body.country ?? null);

@@ -148,10 +148,13 @@ t.test('offline (no image model)', async (t) => {
     t.equal(foreign.json().error, `Unknown or unavailable items: ${outfit[0]}.`);
   });
 
-  t.test('keys: the demo key is refused (document 1), a private key too', async (t) => {
+  t.test('keys: the demo key draws its own looks but no try-on, never another organization\'s items; a private key is refused', async (t) => {
     const demo = await look(store, { itemIds: [outfit[0]] }, 'sgpt-pk-demo');
-    t.equal(demo.statusCode, 403);
-    t.equal(demo.json().error, 'Demo mode is not supported on this API route. Check the documentation for available demo endpoints.');
+    t.equal(demo.statusCode, 422, 'the demo organization does not see this store');
+    t.equal(demo.json().error, `Unknown or unavailable items: ${outfit[0]}.`);
+    const tryOn = await look(store, { itemIds: [outfit[0]], userPhotoUrl: `${store.photos.url}/me.jpg` }, 'sgpt-pk-demo');
+    t.equal(tryOn.statusCode, 403, 'no shopper photo on the shared demo key');
+    t.equal(tryOn.json().error, 'Demo mode is not supported on this API route. Check the documentation for available demo endpoints.');
     const privateKey = await look(store, { itemIds: [outfit[0]] }, store.privateKey);
     t.equal(privateKey.statusCode, 401, 'a private key is not a public key');
   });
