@@ -5,6 +5,8 @@ import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../api/app.js';
 import { TurnRelay } from '../api/agent-relay.js';
+import { webBundles } from '../infra/web/bundles.js';
+import { listWidgetPresets } from '../projections/queries/widget-presets.js';
 import { BodyBudget } from '../api/body-budget.js';
 import { openChatModel } from '../infra/models/index.js';
 import { KeyDirectory } from '../api/auth/key-directory.js';
@@ -151,6 +153,9 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
       relay,
       thinkingLevels: openChatModel(config).thinkingLevels,
       maxChats: config.agent.maxChats,
+      bundles: webBundles,
+      demoKey: config.demo.key,
+      demoThemes: async () => (await listWidgetPresets(platform.database.db, DEMO_ORGANIZATION_ID)).map(({ id, name }) => ({ id, name })),
       search,
       images,
       looks,

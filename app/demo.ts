@@ -2,7 +2,8 @@
 // its catalogue loaded through the merchant path. The embedded default does this at start-up.
 import { seedDemoCatalogue } from '../commands/demo-catalogue.js';
 import { ensureDemoOrganization } from '../commands/demo.js';
-import { DEMO_ORGANIZATION_ID } from '../domain/demo.js';
+import { createWidgetPreset } from '../commands/widget-presets.js';
+import { DEMO_ORGANIZATION_ID, DEMO_THEMES } from '../domain/demo.js';
 import { demoPlan } from '../domain/plan.js';
 import type { Platform } from './platform.js';
 
@@ -20,5 +21,11 @@ export async function seedDemo(platform: Platform) {
     waitFor: (position) => platform.projections.waitFor(position, PROJECTIONS),
   }, now);
   if (seeded.position) await platform.projections.waitFor(seeded.position, PROJECTIONS);
+  // The demo storefront's themes: one stream each, named by the theme, so seeding again adds nothing.
+  for (const theme of DEMO_THEMES) {
+    const meta = { now, actor: { kind: 'system' as const, id: 'demo-seed' }, correlationId: `demo-theme-${theme.name.toLowerCase()}` };
+    const { position } = await createWidgetPreset(platform.eventStore, { organizationId: DEMO_ORGANIZATION_ID, fields: { ...theme } }, meta);
+    await platform.projections.waitFor(position, ['widget_presets']);
+  }
   return { organizationId: DEMO_ORGANIZATION_ID, ...seeded };
 }

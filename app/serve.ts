@@ -11,6 +11,8 @@ import { seedDemo } from './demo.js';
 import { startWorkers } from './workers.js';
 import { openPlatform, type Platform } from './platform.js';
 import { ensureDataDir } from './data-dir.js';
+import { startupSummary } from './startup-summary.js';
+import { webBundles } from '../infra/web/bundles.js';
 
 export const ROLES = ['api', 'ingest', 'sync', 'agent', 'scheduler', 'projections'] as const;
 export type Role = (typeof ROLES)[number];
@@ -24,7 +26,7 @@ export interface RunningService {
 }
 
 export async function serve(config: Config, roles: readonly Role[] = ROLES): Promise<RunningService> {
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   const cleanups: Array<() => Promise<void>> = [];
   await ensureDataDir(config.dataDir);
   if (!config.databaseUrl) {
@@ -65,6 +67,9 @@ export async function serve(config: Config, roles: readonly Role[] = ROLES): Pro
     cleanups.unshift(() => app!.close());
   }
   logger.info({ roles, url, eventStore: platform.eventStore.kind, database: platform.database.kind, queue: platform.queue.kind, objects: platform.objects.kind }, 'stylist is running');
+  if (process.stdout.isTTY) process.stdout.write(`${startupSummary(config, platform, url, roles).join('\n')}\n`);
+  // The scripts are built before the first shopper asks for them.
+  if (app) void webBundles().catch((error: unknown) => logger.warn({ err: error }, 'the widget and demo storefront scripts could not be built'));
 
   // The embedded default serves a catalogue at once: the demo organization's store, loaded in the
   // background through the merchant path (`stylist demo seed` does the same on any deployment).

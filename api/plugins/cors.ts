@@ -12,7 +12,7 @@ import FindMyWay from 'find-my-way';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Service-Session';
-const EXPOSED_HEADERS = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Resource';
+const EXPOSED_HEADERS = 'Retry-After, X-Chat-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Resource';
 const MAX_AGE_SECONDS = '600';
 
 declare module 'fastify' {

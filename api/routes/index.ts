@@ -18,9 +18,10 @@ import { uploadRoutes, type UploadContext } from './uploads.js';
 import { widgetPreflightRoutes, type PreflightContext } from './widget-preflight.js';
 import { organizationRoutes } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
+import { webRoutes, type WebContext } from './web.js';
 
 export const endpointGroups = (
-  context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks & EventsContext & UploadContext & AgentContext & ChatContext & LooksContext & MatchContext,
+  context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks & EventsContext & UploadContext & AgentContext & ChatContext & LooksContext & MatchContext & WebContext,
 ): Array<(app: FastifyInstance) => void | Promise<void>> => [
   organizationRoutes(context),
   widgetPresetRoutes(context),
@@ -38,4 +39,5 @@ export const endpointGroups = (
   analyticsRoutes(context),
   imageRoutes(context),
   uploadRoutes(context),
+  webRoutes(context),
 ];

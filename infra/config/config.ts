@@ -109,6 +109,7 @@ const environment = z.object({
   STYLIST_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
   BASE_URL: optional(url(['http', 'https'], 'https://stylist.example.com')),
   TRUST_PROXY: trustProxy,
+  LOG_FORMAT: z.preprocess((v) => v || 'auto', z.enum(['auto', 'pretty', 'json'], { message: 'must be one of auto, pretty, json' })),
   LOG_LEVEL: z.preprocess((v) => v || 'info', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'must be one of fatal, error, warn, info, debug, trace, silent' })),
   SYNC_HEARTBEAT_TIMEOUT_SECONDS: integer(1200, 2, 86_400),
   SYNC_SCHEDULER_INTERVAL_SECONDS: integer(30, 1, 3_600),
@@ -181,6 +182,8 @@ export interface Config {
   /** false, a hop count, or the trusted proxies' addresses and CIDRs (fastify's trustProxy). */
   trustProxy: false | number | string[];
   logLevel: Environment['LOG_LEVEL'];
+  /** `auto`: readable lines on a terminal, JSON otherwise. */
+  logFormat: Environment['LOG_FORMAT'];
   sync: {
     /** A processing job whose worker is silent this long goes back to pending (document 1: 20 minutes). */
     heartbeatTimeoutMs: number;
@@ -363,6 +366,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseUrl: (e.BASE_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     sync: {
       heartbeatTimeoutMs: e.SYNC_HEARTBEAT_TIMEOUT_SECONDS * 1000,
       schedulerIntervalMs: e.SYNC_SCHEDULER_INTERVAL_SECONDS * 1000,
