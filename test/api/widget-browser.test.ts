@@ -175,6 +175,7 @@ t.test('desktop: an outfit with products and a look, a chip, a question card, th
   t.same(serious, [], 'no serious or critical accessibility violation');
   figures.axeOtherViolations = axe.filter((v) => !serious.includes(v)).map((v) => `${v.impact} ${v.id}`);
 
+  await page.waitForLoadState('networkidle');
   await page.screenshot({ path: path.join(ARTEFACTS, 'demo-desktop.png') });
 
   // A chip is sent as the next message; only the latest set of chips stays.
@@ -261,6 +262,7 @@ t.test('mobile: the panel fills the screen and a turn works', { skip }, async (t
   await ask(page, 'a summer dress');
   t.comment(`mobile turn finished ${new Date().toISOString()}`);
   t.ok((await widget(page, 'product-card').count()) >= 1, 'products at mobile width');
+  await page.waitForLoadState('networkidle');
   await page.screenshot({ path: path.join(ARTEFACTS, 'demo-mobile.png') });
   await page.keyboard.press('Escape');
   t.notOk(await widget(page, 'panel').isVisible(), 'Escape closes the panel');
