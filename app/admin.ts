@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import type { Progress, ProgressSink } from './cli/progress.js';
 
 const adminFile = (dataDir: string) => path.join(dataDir, 'admin.json');
 
@@ -19,7 +20,7 @@ export interface AdminChannel {
   close(): Promise<void>;
 }
 
-export async function openAdminChannel(dataDir: string, execute: (argv: string[]) => Promise<AdminAnswer>): Promise<AdminChannel> {
+export async function openAdminChannel(dataDir: string, execute: (argv: string[], progress: ProgressSink) => Promise<AdminAnswer>): Promise<AdminChannel> {
   const token = randomBytes(32).toString('base64url');
   const expected = Buffer.from(`Bearer ${token}`);
   const server = http.createServer((request, response) => {
@@ -39,9 +40,12 @@ export async function openAdminChannel(dataDir: string, execute: (argv: string[]
       } catch {
         return reply(400, { ok: false, error: 'admin request must be {"argv": [strings]}' });
       }
-      execute(argv).then(
-        (answer) => reply(200, answer),
-        (error: Error) => reply(200, { ok: false, error: error.message }),
+      // One JSON object a line: `{"progress": …}` while the command works (the CLI draws it), then the answer.
+      response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      const progress: ProgressSink = (step) => void response.write(`${JSON.stringify({ progress: step })}\n`);
+      execute(argv, progress).then(
+        (answer) => response.end(`${JSON.stringify(answer)}\n`),
+        (error: Error) => response.end(`${JSON.stringify({ ok: false, error: error.message })}\n`),
       );
     });
   });
@@ -59,8 +63,8 @@ export async function openAdminChannel(dataDir: string, execute: (argv: string[]
   };
 }
 
-/** The running server's answer, or null when no server holds this DATA_DIR. */
-export async function sendToServer(dataDir: string, argv: string[]): Promise<AdminAnswer | null> {
+/** The running server's answer, or null when no server holds this DATA_DIR; its progress goes to `progress` as it comes. */
+export async function sendToServer(dataDir: string, argv: string[], progress: ProgressSink = () => undefined): Promise<AdminAnswer | null> {
   let address: z.infer<typeof AdminAddress>;
   try {
     address = AdminAddress.parse(JSON.parse(await readFile(adminFile(dataDir), 'utf8')));
@@ -73,8 +77,25 @@ export async function sendToServer(dataDir: string, argv: string[]): Promise<Adm
     headers: { authorization: `Bearer ${address.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ argv }),
   }).catch(() => null);
-  if (!response) return null;
-  return (await response.json()) as AdminAnswer;
+  if (!response || !response.body) return null;
+  if (!response.ok) return (await response.json()) as AdminAnswer;
+  let answer: AdminAnswer | null = null;
+  let buffer = '';
+  const decoder = new TextDecoder();
+  const take = (line: string) => {
+    if (!line.trim()) return;
+    const message = JSON.parse(line) as { progress?: Progress } | AdminAnswer;
+    if ('progress' in message && message.progress) progress(message.progress);
+    else answer = message as AdminAnswer;
+  };
+  for await (const chunk of response.body) {
+    buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    lines.forEach(take);
+  }
+  take(buffer);
+  return answer ?? { ok: false, error: 'the server closed the admin channel without an answer' };
 }
 
 export const isAlive = (pid: number): boolean => {

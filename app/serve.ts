@@ -47,7 +47,7 @@ export async function serve(config: Config, roles: readonly Role[] = ROLES): Pro
     platform.analytics.start();
   }
 
-  const admin: AdminChannel = await openAdminChannel(config.dataDir, (argv) => executeCommand(platform, argv));
+  const admin: AdminChannel = await openAdminChannel(config.dataDir, (argv, progress) => executeCommand(platform, argv, progress));
   cleanups.unshift(() => admin.close());
 
   const workers = await startWorkers(platform, roles, logger);

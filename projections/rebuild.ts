@@ -14,7 +14,12 @@ import { RebuildFailed } from './runner-errors.js';
 /** A rebuild is not stopped by the live loop's stop: it runs to its end. */
 const neverAborted = new AbortController().signal;
 
-export async function rebuildProjectors(core: RunnerCore, live: LiveLoop, names?: readonly string[]): Promise<{ rebuilt: string[]; events: number }> {
+export async function rebuildProjectors(
+  core: RunnerCore,
+  live: LiveLoop,
+  names?: readonly string[],
+  onProgress: (events: number) => void = () => undefined,
+): Promise<{ rebuilt: string[]; events: number }> {
   const targets = [...new Set(names ?? core.names)].map((name) => core.state(name));
   const busy = targets.filter((s) => s.rebuilding).map((s) => s.projector.name);
   if (busy.length) throw new Error(`already rebuilding: ${busy.join(', ')}`);
@@ -25,7 +30,7 @@ export async function rebuildProjectors(core: RunnerCore, live: LiveLoop, names?
     await Promise.all(targets.map((s) => s.inFlight?.catch(() => {})));
     await ensureCheckpoints(core.db, targets.map((s) => s.projector.name));
     for (const state of targets) await reset(core, state);
-    events = await replay(core, live, targets);
+    events = await replay(core, live, targets, onProgress);
   } finally {
     for (const state of targets) state.rebuilding = false;
     core.notify();
@@ -57,8 +62,9 @@ async function reset(core: RunnerCore, state: ProjectorState): Promise<void> {
 }
 
 /** Replays `$all` from the start through `targets`; returns how many events it read. */
-async function replay(core: RunnerCore, live: LiveLoop, targets: readonly ProjectorState[]): Promise<number> {
+async function replay(core: RunnerCore, live: LiveLoop, targets: readonly ProjectorState[], onProgress: (events: number) => void): Promise<number> {
   let active = [...targets];
+  let read = 0;
   return replayAll({
     store: core.store,
     pageSize: core.batchSize,
@@ -70,6 +76,8 @@ async function replay(core: RunnerCore, live: LiveLoop, targets: readonly Projec
       }
       active = active.filter((s) => !s.error && !s.fault);
       core.notify();
+      read += page.length;
+      onProgress(read);
       return active.length > 0;
     },
     caughtUp: () => active.every((s) => caughtUpWithLive(live, s)),

@@ -84,8 +84,9 @@ export class ProjectionRunner {
    * Empties the named projectors' tables (all projectors when absent) and replays `$all` through
    * them in one pass. Live processing of those projectors pauses meanwhile and takes over after.
    */
-  rebuild(names?: readonly string[]): Promise<{ rebuilt: string[]; events: number }> {
-    return rebuildProjectors(this.#core, this.#live, names);
+  /** `onProgress`: events replayed so far, after each page. */
+  rebuild(names?: readonly string[], onProgress?: (events: number) => void): Promise<{ rebuilt: string[]; events: number }> {
+    return rebuildProjectors(this.#core, this.#live, names, onProgress);
   }
 
   /** Moves the projector past its poisoned event at `position` without applying it. */

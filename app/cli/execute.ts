@@ -4,6 +4,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { AdminAnswer } from '../admin.js';
 import type { Platform } from '../platform.js';
 import { commands, UsageError, type CommandSpec } from './commands.js';
+import { noProgress, type ProgressSink } from './progress.js';
 
 export function findCommand(argv: string[]): { spec: CommandSpec; values: Record<string, unknown>; args: string[]; json: boolean } {
   const spec = commands
@@ -26,10 +27,10 @@ export function findCommand(argv: string[]): { spec: CommandSpec; values: Record
   return { spec, values, args: parsed.positionals, json: json === true };
 }
 
-export async function executeCommand(platform: Platform, argv: string[]): Promise<AdminAnswer> {
+export async function executeCommand(platform: Platform, argv: string[], progress: ProgressSink = noProgress): Promise<AdminAnswer> {
   try {
     const { spec, values, args } = findCommand(argv);
-    return { ok: true, result: await spec.run(platform, values, args) };
+    return { ok: true, result: await spec.run(platform, values, args, { progress }) };
   } catch (error) {
     if (error instanceof UsageError) return { ok: false, error: error.message, usage: true };
     if (error instanceof DomainError) return { ok: false, error: error.message };

@@ -74,9 +74,10 @@ export const projectionCommands: CommandSpec[] = [
     usage: 'stylist projections rebuild [NAME]',
     options: {},
     maxArguments: 1,
-    run: async (platform, _values, args) => {
+    run: async (platform, _values, args, { progress }) => {
       for (const name of args) knownProjection(name);
-      return { ...(await platform.projections.rebuild(args.length ? args : undefined)) };
+      const what = `rebuilding ${args.length ? args.join(', ') : 'every projection'}`;
+      return { ...(await platform.projections.rebuild(args.length ? args : undefined, (events) => progress({ what, done: events, total: null, unit: 'events' }))) };
     },
     text: (r) => `rebuilt ${r.rebuilt.join(', ')} from ${r.events} events`,
   },

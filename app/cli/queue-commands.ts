@@ -30,11 +30,12 @@ export const queueCommands: CommandSpec[] = [
     usage: 'stylist queue replay ID | --all',
     options: { all: { type: 'boolean' } },
     maxArguments: 1,
-    run: async (platform, values, args) => {
+    run: async (platform, values, args, { progress }) => {
       if ((values.all === true) === (args.length === 1)) throw new UsageError('name one dead letter by its id, or --all');
       const ids = values.all === true ? (await platform.deadLetters.list({ limit: 10_000 })).map((dead) => dead.deadLetterId) : args;
       const replayed: Array<{ deadLetterId: string; subject: string; messageId: string }> = [];
-      for (const id of ids) {
+      for (const [done, id] of ids.entries()) {
+        progress({ what: 'replaying dead letters', done, total: ids.length, unit: 'messages' });
         try {
           const dead = await replayDeadLetter(platform.deadLetters, platform.queue, id, queueMessages);
           replayed.push({ deadLetterId: dead.deadLetterId, subject: dead.subject, messageId: dead.messageId });

@@ -10,11 +10,13 @@ import { openPlatform, StartupError } from '../platform.js';
 import { parseRoles, serve, type RunningService } from '../serve.js';
 import { commands, UsageError } from './commands.js';
 import { executeCommand, findCommand } from './execute.js';
+import { terminalProgress } from './progress.js';
 
 export interface CliIo {
   env: Record<string, string | undefined>;
   stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
+  /** `isTTY`: progress of long work is drawn here (app/cli/progress.ts). */
+  stderr: { write(text: string): unknown; isTTY?: boolean };
 }
 
 export type CliOutcome = { exitCode: number } | { serving: RunningService };
@@ -51,7 +53,8 @@ async function run(argv: string[], io: CliIo): Promise<CliOutcome> {
   const config = loadConfig(io.env);
   const print = (result: Record<string, unknown>) => io.stdout.write(`${json ? JSON.stringify(result) : spec.text(result)}\n`);
 
-  const remote = await sendToServer(config.dataDir, argv);
+  const shown = terminalProgress(io.stderr);
+  const remote = await sendToServer(config.dataDir, argv, shown.report).finally(() => shown.end());
   if (remote) {
     if (!remote.ok) throw remote.usage ? new UsageError(remote.error) : new Error(remote.error);
     print(remote.result);
@@ -65,7 +68,8 @@ async function run(argv: string[], io: CliIo): Promise<CliOutcome> {
     const platform = await openPlatform(config, logger);
     try {
       await platform.projections.start();
-      const answer = await executeCommand(platform, argv);
+      const local = terminalProgress(io.stderr);
+      const answer = await executeCommand(platform, argv, local.report).finally(() => local.end());
       if (!answer.ok) throw answer.usage ? new UsageError(answer.error) : new Error(answer.error);
       print(answer.result);
       return { exitCode: 0 };

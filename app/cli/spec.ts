@@ -3,6 +3,11 @@ import { randomUUID } from 'node:crypto';
 import type { CommandMeta } from '../../domain/metadata.js';
 import type { Position } from '../../infra/eventstore/port.js';
 import type { Platform } from '../platform.js';
+import type { ProgressSink } from './progress.js';
+
+export interface CommandContext {
+  progress: ProgressSink;
+}
 
 export interface CommandSpec {
   /** Words that name the command, e.g. ['org', 'create']. */
@@ -11,7 +16,8 @@ export interface CommandSpec {
   options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
   /** At most this many words after the command words. */
   maxArguments?: number;
-  run(platform: Platform, values: Record<string, unknown>, args: string[]): Promise<Record<string, unknown>>;
+  /** `context.progress` reports long work (a terminal shows it; see progress.ts). */
+  run(platform: Platform, values: Record<string, unknown>, args: string[], context: CommandContext): Promise<Record<string, unknown>>;
   text(result: Record<string, any>): string;
 }
 
