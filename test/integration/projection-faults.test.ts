@@ -8,8 +8,8 @@ import pg from 'pg';
 import t, { type Test } from 'tap';
 import { openDatabase, type Database } from '../../infra/db/database.js';
 import { openPostgresEventStore } from '../../infra/eventstore/postgres.js';
-import type { EventStore, NewEvent } from '../../infra/eventstore/port.js';
-import { positionToString } from '../../infra/eventstore/position.js';
+import type { EventStore, NewEvent, Position } from '../../infra/eventstore/port.js';
+import { comparePositions, positionToString } from '../../infra/eventstore/position.js';
 import { isTransient } from '../../projections/faults.js';
 import { migrate } from '../../projections/migrations.js';
 import { projector, type Projector } from '../../projections/projector.js';
@@ -68,8 +68,15 @@ async function createTables(db: Kysely<any>): Promise<void> {
 }
 
 /** `total` events in streams of 100, appended by `parallel` writers through the store's batcher. */
-async function appendEvents(store: EventStore, total: number, prefix: string, parallel = 8): Promise<void> {
+/**
+ * Appends `total` events in streams of 100; answers where the last of them landed. Waits use that
+ * position, not `headPosition()`: the head is what readers may see now, which an open transaction
+ * anywhere on the server (another test's, in a parallel run) holds back, so a wait on it could end
+ * before these events are even visible.
+ */
+async function appendEvents(store: EventStore, total: number, prefix: string, parallel = 8): Promise<Position> {
   let next = 0;
+  let last: Position | null = null;
   const streams = Math.ceil(total / 100);
   const writer = async () => {
     while (next < streams) {
@@ -78,10 +85,23 @@ async function appendEvents(store: EventStore, total: number, prefix: string, pa
         const n = stream * 100 + i;
         return { type: n % 50 === 0 ? TALLIED : TICKED, data: { n } };
       });
-      await store.append(`${prefix}-${stream}`, events, { expectedRevision: 'no_stream' });
+      const { position } = await store.append(`${prefix}-${stream}`, events, { expectedRevision: 'no_stream' });
+      if (!last || comparePositions(position, last) > 0) last = position;
     }
   };
   await Promise.all(Array.from({ length: parallel }, writer));
+  return last!;
+}
+
+/** Until every event up to `position` is visible to readers (a rebuild reads only those). */
+async function visible(store: EventStore, position: Position): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const head = await store.headPosition().catch(() => null);
+    if (head && comparePositions(head, position) >= 0) return;
+    if (Date.now() > deadline) throw new Error(`events up to ${positionToString(position)} still not visible after 60 s (head ${head ? positionToString(head) : 'none'})`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 interface Opened {
@@ -105,7 +125,8 @@ async function open(t: Test, url: string, maxConnections = 10): Promise<Opened> 
 const dump = async (db: Kysely<any>, table: string): Promise<string> => JSON.stringify((await sql`select * from ${sql.table(table)} order by 1, 2, 3`.execute(db)).rows);
 
 /** Every read model as a fresh rebuild makes it, and each event applied once. */
-async function checkAgainstRebuild(t: Test, db: Kysely<any>, store: EventStore, projectors: Projector[], expected: { ticks: number; tallies: number }): Promise<void> {
+async function checkAgainstRebuild(t: Test, db: Kysely<any>, store: EventStore, projectors: Projector[], expected: { ticks: number; tallies: number }, last: Position): Promise<void> {
+  await visible(store, last);
   const before = { tick: await dump(db, 'tick_rows'), tally: await dump(db, 'tally_rows') };
   const counters = async () => ({
     ticks: Number((await db.selectFrom('tick_counter').select('applied').executeTakeFirst())?.applied ?? 0),
@@ -152,9 +173,8 @@ t.test('every service connection terminated again and again during a catch-up of
   const db = database.db;
   await createTables(db);
   const appendStarted = Date.now();
-  await appendEvents(store, 50_000, 'tick');
+  const head = await appendEvents(store, 50_000, 'tick');
   t.comment(`appended 50,000 events in ${((Date.now() - appendStarted) / 1000).toFixed(1)} s`);
-  const head = (await store.headPosition())!;
 
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -192,10 +212,10 @@ t.test('every service connection terminated again and again during a catch-up of
   t.match(await again(() => runner.status()), [{ name: 'ticks', state: 'running', lag: 0 }, { name: 'tallies', state: 'running', lag: 0 }]);
 
   // The LISTEN connection came back: a fresh append wakes the runner without waiting for a poll.
-  await again(() => appendEvents(store, 100, 'late'));
-  await runner.waitFor((await again(() => store.headPosition()))!, ['ticks', 'tallies'], 10_000);
+  const late = await again(() => appendEvents(store, 100, 'late'));
+  await runner.waitFor(late, ['ticks', 'tallies'], 10_000);
   await runner.stop();
-  await checkAgainstRebuild(t, db, store, projectors, { ticks: 50_100, tallies: 1002 });
+  await checkAgainstRebuild(t, db, store, projectors, { ticks: 50_100, tallies: 1002 }, late);
 });
 
 t.test('statements cancelled by statement_timeout are retried until they pass', { skip, timeout: 90_000 }, async (t) => {
@@ -210,7 +230,7 @@ t.test('statements cancelled by statement_timeout are retried until they pass', 
   const { database, store } = await open(t, fresh.url);
   const db = database.db;
   await createTables(db);
-  await appendEvents(store, 5000, 'tick');
+  const appended = await appendEvents(store, 5000, 'tick');
 
   let cancelled = 0;
   const logger = quietLogger();
@@ -233,13 +253,13 @@ t.test('statements cancelled by statement_timeout are retried until they pass', 
   await admin.query('lock table tick_rows in exclusive mode');
   await new Promise((resolve) => setTimeout(resolve, 1500));
   await admin.query('commit');
-  await runner.waitFor((await store.headPosition())!, ['ticks', 'tallies'], 60_000);
+  await runner.waitFor(appended, ['ticks', 'tallies'], 60_000);
   slowUntil = 0;
   t.ok(cancelled >= 2, `${cancelled} statement timeouts hit and retried`);
   t.match(await runner.status(), [{ state: 'running', lag: 0 }, { state: 'running', lag: 0 }]);
   await runner.stop();
   await admin.query(`alter database ${name} reset statement_timeout`);
-  await checkAgainstRebuild(t, db, store, [ticks, tallies()], { ticks: 5000, tallies: 100 });
+  await checkAgainstRebuild(t, db, store, [ticks, tallies()], { ticks: 5000, tallies: 100 }, appended);
 });
 
 const noThrowaway = skip || throwawayUnavailable() || false;
@@ -250,8 +270,7 @@ t.test('the Postgres server restarted in the middle of a catch-up', { skip: noTh
   const { database, store, connectionErrors } = await open(t, server.url);
   const db = database.db;
   await createTables(db);
-  await appendEvents(store, 20_000, 'tick');
-  const head = (await store.headPosition())!;
+  const head = await appendEvents(store, 20_000, 'tick');
 
   const logger = quietLogger();
   const projectors = [ticks, tallies()];
@@ -276,10 +295,10 @@ t.test('the Postgres server restarted in the middle of a catch-up', { skip: noTh
   await runner.waitFor(head, ['ticks', 'tallies'], 60_000);
   t.comment(`${connectionErrors()} connection errors heard, ${logger.warnings} warnings logged`);
   t.ok(connectionErrors() > 0, 'the lost connections were reported, not fatal');
-  await appendEvents(store, 100, 'late');
-  await runner.waitFor((await store.headPosition())!, ['ticks', 'tallies'], 10_000);
+  const late = await appendEvents(store, 100, 'late');
+  await runner.waitFor(late, ['ticks', 'tallies'], 10_000);
   await runner.stop();
-  await checkAgainstRebuild(t, db, store, projectors, { ticks: 20_100, tallies: 402 });
+  await checkAgainstRebuild(t, db, store, projectors, { ticks: 20_100, tallies: 402 }, late);
 });
 
 // On a throwaway server: the open transaction would hold back the projections of every other test
@@ -293,8 +312,7 @@ t.test('a long transaction anywhere on the server holds back every projection: s
   const runner = new ProjectionRunner({ store, db, projectors: [ticks, tallies()] });
   t.teardown(() => runner.stop());
   await runner.start();
-  await appendEvents(store, 100, 'before');
-  await runner.waitFor((await store.headPosition())!, ['ticks', 'tallies'], 10_000);
+  await runner.waitFor(await appendEvents(store, 100, 'before'), ['ticks', 'tallies'], 10_000);
 
   // Another database on the same server: a session that wrote something and left its transaction open.
   const otherUrl = await freshDatabase(server.url, 'other').then((created) => created.url);
@@ -303,7 +321,7 @@ t.test('a long transaction anywhere on the server holds back every projection: s
   t.teardown(() => other.end());
   await other.query('begin');
   const { rows } = await other.query<{ pid: number }>('select txid_current(), pg_backend_pid() as pid');
-  await appendEvents(store, 100, 'after');
+  const after = await appendEvents(store, 100, 'after');
   await new Promise((resolve) => setTimeout(resolve, 1500));
 
   const oldest = await runner.oldestTransaction();
@@ -318,6 +336,6 @@ t.test('a long transaction anywhere on the server holds back every projection: s
   t.comment(`pid ${rows[0]!.pid}: ${JSON.stringify(oldest)}`);
 
   await other.query('rollback');
-  await runner.waitFor((await store.headPosition())!, ['ticks', 'tallies'], 20_000);
+  await runner.waitFor(after, ['ticks', 'tallies'], 20_000);
   t.equal(await db.selectFrom('tick_rows').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n)), 200, 'applied once it ended');
 });
