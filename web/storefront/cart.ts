@@ -20,35 +20,10 @@ export interface CartLine {
   currency: string;
 }
 
-/** What the widget's `cart.get()` answers (the widget's contract; `price` is the line total). */
-export interface CartSnapshot {
-  itemCount: number;
-  total: number;
-  currency: string;
-  items: Array<{ key: string; itemId: string; variantId: string; title: string; variant: string; quantity: number; price: number; sku: string; image: string }>;
-}
-
-/** What the widget hands to `cart.add()`. */
-export interface CartAdd {
-  itemId: string;
-  datasetId?: string;
-  variantId: string;
-  sku?: string;
-  title: string;
-  variant?: string;
-  image?: string;
-  quantity?: number;
-  price: number;
-  currency?: string;
-  intent?: unknown;
-}
-
-export interface CartAdapter {
-  get(): CartSnapshot;
-  add(line: CartAdd): void;
-  change(lineKey: string, quantity: number): void;
-  remove(lineKey: string): void;
-}
+// The widget's contract, from the widget itself: what `cart.get()` answers (`price` is the line
+// total) and what `cart.add()` is handed.
+export type { CartAdapter, CartAddLine as CartAdd, CartSnapshot } from '../widget/types.js';
+import type { CartAdapter, CartAddLine as CartAdd, CartSnapshot } from '../widget/types.js';
 
 const STORAGE_KEY = 'northwind:cart';
 const MAX_QUANTITY = 99;

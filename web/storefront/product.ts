@@ -100,6 +100,8 @@ export function createProductView(options: ProductViewOptions) {
         onclick: () => {
           if (!selected) return;
           options.cart.add({
+            // Added by the shopper, not on the stylist's word: no cart intent to report.
+            intent: null,
             itemId: product.itemId,
             datasetId: product.datasetId,
             variantId: selected.id,

@@ -1,5 +1,6 @@
-// The shapes the widget reads from the API and offers to the page. Only the fields the widget uses
-// are typed here (the service's own types live in domain/, which browser code does not import).
+// The shapes the widget reads from the API and offers to the page. The service's own wire types
+// come from domain/ (type-only imports: nothing of it is bundled); products are typed here by the
+// fields the widget reads, since a card restored from storage keeps only those.
 
 export interface ProductImage {
   uploaded: { url: string };
@@ -32,23 +33,13 @@ export interface ShownProduct {
   };
 }
 
-export interface CartLine {
-  key: string;
-  title: string;
-  variant: string | null;
-  quantity: number;
-  price: number;
-  sku: string | null;
-  image: string | null;
-}
+/** Document 2's CartSnapshot (and its lines), sent as `cart` with every turn when the page gave a cart adapter. */
+import type { Cart as CartSnapshot } from '../../domain/agent/cart.js';
+import type { CartAction } from '../../domain/agent/stream-events.js';
+import type { WidgetPreset } from '../../domain/widget-preset/state.js';
 
-/** Document 2's CartSnapshot, sent as `cart` with every turn when the page gave a cart adapter. */
-export interface CartSnapshot {
-  itemCount: number;
-  total: number;
-  currency: string;
-  items: CartLine[];
-}
+export type { CartSnapshot, CartAction, WidgetPreset };
+export type { CartLine } from '../../domain/agent/cart.js';
 
 export interface CartAddLine {
   itemId: string;
@@ -104,27 +95,6 @@ export interface WidgetHandle {
   destroy(): void;
 }
 
-export interface WidgetPreset {
-  id: string;
-  name: string;
-  options: {
-    button: { label: string; color: string; hoverColor: string; textColor: string };
-    widget: {
-      typingDotColor: string;
-      accentColor: string;
-      accentHoverColor: string;
-      mutedTextColor: string;
-      primaryTextColor: string;
-      pageColor: string;
-      surfaceColor: string;
-      borderColor: string;
-      inputColor: string;
-      footerColor: string;
-      roundness: number;
-    };
-  };
-}
-
 export interface Preflight {
   session: { sessionId: string; token: string; expiresAt: string };
   theme: WidgetPreset | null;
@@ -137,18 +107,6 @@ export interface Look {
   items: ShownProduct[];
   customInstructions: string;
   basics: Array<{ text: string; slot: string }>;
-}
-
-export interface CartAction {
-  action: 'read' | 'add' | 'swap' | 'quantity' | 'remove';
-  lineKey: string | null;
-  product: { itemId: string; datasetId: string; title: string; variantId: string; variant: string; sku: string; image: string | null } | null;
-  quantity: number | null;
-  price: number | null;
-  currency: string | null;
-  compareAtPrice: number | null;
-  intent: string | null;
-  intentExpiresAt: string | null;
 }
 
 /** The stream's events the widget acts on (the others, tool and thinking events, are skipped). */
