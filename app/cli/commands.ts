@@ -16,6 +16,8 @@ import { operator, required, settle, UsageError, type CommandSpec } from './spec
 import { syncCommands } from './sync-commands.js';
 import { queueCommands } from './queue-commands.js';
 import { projectionCommands } from './projection-commands.js';
+import { follow } from './follow.js';
+import { listItems } from '../../projections/queries/items.js';
 import { analyticsCommands } from './analytics-commands.js';
 
 export { UsageError, type CommandSpec } from './spec.js';
@@ -32,11 +34,18 @@ export const commands: CommandSpec[] = [
   ...analyticsCommands,
   {
     words: ['demo', 'seed'],
-    usage: 'stylist demo seed',
-    options: {},
-    run: async (platform) => {
+    usage: 'stylist demo seed [--wait]',
+    options: { wait: { type: 'boolean' } },
+    run: async (platform, values, _args, { progress }) => {
       const seeded = await seedDemo(platform);
-      return { organizationId: seeded.organizationId, datasetId: seeded.datasetId, products: seeded.products, queued: seeded.queued, unchanged: seeded.unchanged };
+      const answer = { organizationId: seeded.organizationId, datasetId: seeded.datasetId, products: seeded.products, queued: seeded.queued, unchanged: seeded.unchanged };
+      if (values.wait !== true) return answer;
+      // The products are live once the ingest worker has processed them (photos drawn, labelled, indexed).
+      await follow(progress, 'demo catalogue ingest', async () => {
+        const { total } = await listItems(platform.database.db, seeded.organizationId, seeded.datasetId, 1, 1);
+        return { done: total >= seeded.products, step: { what: 'demo catalogue ingest', done: total, total: seeded.products, unit: 'products live' }, value: total };
+      });
+      return answer;
     },
     text: (r) => `demo catalogue: ${r.products} products in dataset ${r.datasetId} (${r.queued} queued for ingest, ${r.unchanged} unchanged)`,
   },

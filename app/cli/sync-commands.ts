@@ -9,6 +9,7 @@ import { getDataset } from '../../projections/queries/datasets.js';
 import { getSource, listSources } from '../../projections/queries/sources.js';
 import { getSyncJob, jobProgress, listSyncJobs, listSyncLogs, type SyncJob } from '../../projections/queries/sync.js';
 import type { Platform } from '../platform.js';
+import { follow } from './follow.js';
 import { operator, required, settle, UsageError, type CommandSpec } from './spec.js';
 
 const PROJECTIONS = ['data_sources'];
@@ -63,17 +64,31 @@ export const syncCommands: CommandSpec[] = [
   },
   {
     words: ['sync', 'start'],
-    usage: 'stylist sync start --org ID --dataset ID --source ID',
-    options: { ...ids },
-    run: async (platform, values) => {
+    usage: 'stylist sync start --org ID --dataset ID --source ID [--wait]',
+    options: { ...ids, wait: { type: 'boolean' } },
+    run: async (platform, values, _args, { progress }) => {
       const source = await sourceIds(platform, values);
       const dataset = await getDataset(platform.database.db, source.organizationId, source.datasetId);
       if (dataset?.status === 'archived') throw new SourceNotActive();
       const { job, existing, position } = await requestSyncJob({ store: platform.eventStore, queue: platform.queue }, source, 'manual', operator());
       await settle(platform, { position }, PROJECTIONS);
-      return { jobId: job.jobId, status: job.status, existing };
+      if (values.wait !== true) return { jobId: job.jobId, status: job.status, existing };
+      // Followed to its end: the sync worker's heartbeat says where it is (pages fetched, products queued).
+      const db = platform.database.db;
+      const ended = await follow(progress, `sync ${job.jobId}`, async () => {
+        const now = await getSyncJob(db, source, job.jobId);
+        const beat = now?.status === 'processing' ? await jobProgress(db, job.jobId) : null;
+        const toQueue = typeof beat?.toQueue === 'number' ? beat.toQueue : null;
+        const done = typeof beat?.queued === 'number' ? beat.queued : typeof beat?.retrieved === 'number' ? beat.retrieved : 0;
+        return {
+          done: !!now && now.status !== 'pending' && now.status !== 'processing',
+          step: { what: `sync ${now?.status ?? 'pending'}${beat?.phase ? ` (${String(beat.phase)})` : ''}`, done, total: toQueue, unit: toQueue === null ? 'products read' : 'products queued' },
+          value: now,
+        };
+      });
+      return { jobId: job.jobId, status: ended?.status ?? job.status, existing, stats: ended?.result.stats ?? null, error: ended?.result.error ?? null };
     },
-    text: (r) => (r.existing ? `sync ${r.jobId} is already ${r.status}` : `sync ${r.jobId} queued`),
+    text: (r) => (r.error ? `sync ${r.jobId} ${r.status}: ${r.error}` : r.stats ? `sync ${r.jobId} ${r.status}: ${JSON.stringify(r.stats)}` : r.existing ? `sync ${r.jobId} is already ${r.status}` : `sync ${r.jobId} queued`),
   },
   {
     words: ['sync', 'status'],

@@ -14,7 +14,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import t from 'tap';
-import { seedDemo } from '../../app/demo.js';
+import { executeCommand } from '../../app/cli/execute.js';
+import type { Progress } from '../../app/cli/progress.js';
 import { webBundles } from '../../infra/web/bundles.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/until.js';
@@ -97,6 +98,7 @@ async function openDemo(browser: Browser, base: string, viewport: { width: numbe
   return { page, ...watched };
 }
 
+const seedProgress: Progress[] = [];
 let base = '';
 let service: TestService;
 let browser: Browser;
@@ -110,7 +112,9 @@ t.before(async () => {
     // One shopper's browser is one address: the photo variants of a few grids must not be rationed here.
     env: { BASE_URL: base, IMAGE_VARIANT_BURST: '100000', IMAGE_VARIANTS_PER_MINUTE: '100000', DEMO_RPM: '100000' },
   });
-  await seedDemo(service.platform);
+  // As an operator would: `stylist demo seed --wait`, its progress reported until every product is live.
+  const seeded = await executeCommand(service.platform, ['demo', 'seed', '--wait'], (step) => seedProgress.push(step));
+  if (!seeded.ok) throw new Error(`demo seed --wait: ${seeded.error}`);
   const key = service.platform.config.demo.key;
   await until(
     'the demo catalogue searchable with photos',
@@ -133,6 +137,9 @@ t.teardown(async () => {
 const figures: Record<string, unknown> = {};
 
 t.test('desktop: an outfit with products and a look, a chip, a question card, the cart, stop, the theme, and axe', { skip }, async (t) => {
+  const last = seedProgress.at(-1);
+  t.ok(seedProgress.length >= 2 && last && last.done === last.total && last.total! > 0, `demo seed --wait reported its progress to the end (${last?.done}/${last?.total} ${last?.unit})`);
+
   const shopper = await openDemo(browser, base, { width: 1280, height: 800 });
   const { page } = shopper;
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { openAdminChannel, sendToServer } from '../../app/admin.js';
+import { follow, NothingMoved } from '../../app/cli/follow.js';
 import { progressLine, terminalProgress, type Progress } from '../../app/cli/progress.js';
 import { runCli } from '../../app/cli/run.js';
 import { cleanEnv } from '../support/cli.js';
@@ -73,4 +74,25 @@ t.test('`stylist projections rebuild` on a terminal shows the events replayed; p
   t.ok(drawn.length >= 1, 'the replay drawn in place on the terminal');
   t.match(drawn.at(-1), /^rebuilding every projection {2}\d+ events/);
   t.ok(stderr.endsWith('\n'));
+});
+
+t.test('--wait follows work in the workers to its end, and says so when nothing moves', async (t) => {
+  let done = 0;
+  const seen: number[] = [];
+  const value = await follow(
+    (step) => seen.push(step.done),
+    'work',
+    async () => {
+      done = Math.min(done + 2, 5);
+      return { done: done === 5, step: { what: 'work', done, total: 5, unit: 'items' }, value: 'finished' };
+    },
+    { pollMs: 1 },
+  );
+  t.equal(value, 'finished');
+  t.same(seen, [2, 4, 5]);
+
+  await t.rejects(
+    follow(() => undefined, 'demo catalogue ingest', async () => ({ done: false, step: { what: 'x', done: 3, total: 300, unit: 'products live' }, value: null }), { pollMs: 1, stalledMs: 30 }),
+    new NothingMoved('demo catalogue ingest: nothing moved for 0 s; is a server with the worker role for it running? (it goes on in the queue)'),
+  );
 });
