@@ -81,6 +81,23 @@ const PAGE_HELPERS = `
   window.partVisible = (part) => { const root = widgetRoot(); const el = root && root.querySelector('[data-part="' + part + '"]'); return Boolean(el && !el.hidden && el.getClientRects().length); };
 `;
 
+/**
+ * For the screenshots only: the photos on screen have loaded (or ten seconds passed). Not the
+ * network going quiet: the widget's event batches and lazy photos keep it busy on a loaded machine.
+ */
+const photosLoaded = (page: Page) =>
+  page
+    .waitForFunction(
+      () => {
+        const root = widgetRoot();
+        const images = [...(globalThis as any).document.images, ...(root ? root.querySelectorAll('img') : [])];
+        return images.every((image: any) => image.loading === 'lazy' || image.complete);
+      },
+      undefined,
+      { timeout: 10_000 },
+    )
+    .catch(() => undefined);
+
 interface Shopper {
   page: Page;
   problems: string[];
@@ -182,7 +199,7 @@ t.test('desktop: an outfit with products and a look, a chip, a question card, th
   t.same(serious, [], 'no serious or critical accessibility violation');
   figures.axeOtherViolations = axe.filter((v) => !serious.includes(v)).map((v) => `${v.impact} ${v.id}`);
 
-  await page.waitForLoadState('networkidle');
+  await photosLoaded(page);
   await page.screenshot({ path: path.join(ARTEFACTS, 'demo-desktop.png') });
 
   // A chip is sent as the next message; only the latest set of chips stays.
@@ -269,7 +286,7 @@ t.test('mobile: the panel fills the screen and a turn works', { skip }, async (t
   await ask(page, 'a summer dress');
   t.comment(`mobile turn finished ${new Date().toISOString()}`);
   t.ok((await widget(page, 'product-card').count()) >= 1, 'products at mobile width');
-  await page.waitForLoadState('networkidle');
+  await photosLoaded(page);
   await page.screenshot({ path: path.join(ARTEFACTS, 'demo-mobile.png') });
   await page.keyboard.press('Escape');
   t.notOk(await widget(page, 'panel').isVisible(), 'Escape closes the panel');

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { itemInputSchema, shopifyProductSchema } from '../../domain/catalogue/product-input.js';
 import { BASIC_SLOTS, RULE_IDS } from '../../domain/styling/settings.js';
 import { COLOUR_FIELDS } from '../../domain/widget-preset/fields.js';
+import { webBundles } from '../../infra/web/bundles.js';
 import { openApiPath, routeTable, type TableRoute } from './route-table.js';
 import { startTestService, type TestService } from './service.js';
 
@@ -217,7 +218,7 @@ export const HAND_CHECKED_BODIES: Record<string, Record<string, unknown>> = {
   },
 };
 
-export type Ids = Record<'datasetId' | 'itemId' | 'sourceId' | 'jobId' | 'presetId' | 'chatId', string>;
+export type Ids = Record<'datasetId' | 'itemId' | 'sourceId' | 'jobId' | 'presetId' | 'chatId' | 'file', string>;
 export interface Org {
   privateKey: string;
   publicKey: string;
@@ -305,7 +306,9 @@ export async function makeIds(org: Org): Promise<Ids> {
   const colours = Object.fromEntries(COLOUR_FIELDS.map((field) => [field, '#112233']));
   const { preset } = await call('POST', '/v1/widget/presets', { name: 'Fuzz', buttonLabel: 'Style me', ...colours });
   const { chat } = await call('POST', '/v1/chat/create', { messages: [{ role: 'user', content: 'Something for a wedding' }] });
-  return { datasetId, itemId: queued[0].itemId, sourceId: source.sourceId, jobId, presetId: preset.id, chatId: chat.chatId };
+  // `/widget/:file` and `/demo/:file`: the widget's current build (the storefront's is a 404 there, as any other name).
+  const file = `${(await webBundles()).widget.hash}.js`;
+  return { datasetId, itemId: queued[0].itemId, sourceId: source.sourceId, jobId, presetId: preset.id, chatId: chat.chatId, file };
 }
 
 export interface RouteInfo {
