@@ -21,10 +21,9 @@ import {
 } from '../domain/chat/index.js';
 import type { FinishedReply } from '../domain/chat/reply.js';
 import { applyToTranscript, type TranscriptEntry } from '../domain/chat/transcript.js';
-import type { HistoryEntry } from '../domain/agent/messages.js';
 import { Invalid, NotFound } from '../domain/errors.js';
 import type { CommandMeta } from '../domain/metadata.js';
-import { chatKey, createChatKey, destroyChatKey, open, seal, type ChatKey } from '../infra/crypto/chat-keys.js';
+import { chatKey, createChatKey, destroyChatKey, openEvent, seal, type ChatKey } from '../infra/crypto/chat-keys.js';
 import type { EventStore, Position } from '../infra/eventstore/port.js';
 import { handleCommand, handleKnown, readKnown, type KnownStream } from './handle.js';
 
@@ -95,12 +94,7 @@ export async function readChat(deps: Pick<ChatDeps, 'eventStore' | 'db'>, chatId
   for (const raw of recorded) {
     const event = { type: raw.type, data: raw.data } as unknown as ChatEvent;
     state = chatDecider.evolve(state, event);
-    const sealed = event.data as { messages?: Sealed; message?: Sealed | null; trail?: Sealed | null };
-    transcript = applyToTranscript(transcript, event, {
-      ...(key && sealed.messages ? { messages: open<ChatMessage[]>(key, chatId, sealed.messages) } : {}),
-      ...(key && sealed.message ? { message: open<ChatMessage>(key, chatId, sealed.message) } : {}),
-      ...(key && sealed.trail ? { trail: open<HistoryEntry[]>(key, chatId, sealed.trail) } : {}),
-    });
+    transcript = applyToTranscript(transcript, event, openEvent(key, event, { trail: true }));
   }
   return { state, transcript, key, known: { state, revision: recorded.at(-1)?.revision ?? 'no_stream' } };
 }
@@ -168,7 +162,7 @@ export async function beginTurn(
   const read = await readChat(deps, chatId);
   ownChat(read.state, organizationId);
   // A chat whose key is gone is being deleted.
-  if (!read.key) ownChat(null, organizationId);
+  if (!read.key) throw new NotFound(chatMessages.notFound);
   const { position } = await handleKnown(deps.eventStore, chatDecider, { type: 'AppendTurn', data: { chatId, organizationId, turnId, ...sealMessages(read.key!, chatId, messages) } }, meta, read.known);
   return { chatId, transcript: read.transcript, position };
 }
@@ -194,7 +188,7 @@ export async function replaceMessages(deps: ChatDeps, input: { organizationId: s
   const { organizationId, chatId, messages } = input;
   const read = await readChat(deps, chatId);
   ownChat(read.state, organizationId);
-  if (!read.key) ownChat(null, organizationId);
+  if (!read.key) throw new NotFound(chatMessages.notFound);
   const { position } = await handleKnown(deps.eventStore, chatDecider, { type: 'ReplaceMessages', data: { chatId, organizationId, ...sealMessages(read.key!, chatId, messages) } }, meta, read.known);
   return { position };
 }

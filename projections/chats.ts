@@ -3,24 +3,20 @@
 // opens it to build the row. A deleted chat's row is removed, and its key is gone, so a rebuild
 // finds nothing to open for it and its text never comes back.
 import type { Kysely } from 'kysely';
-import type { ChatEvent, Sealed } from '../domain/chat/events.js';
+import type { ChatEvent } from '../domain/chat/events.js';
 import type { ChatMessage } from '../domain/chat/messages.js';
 import { applyToTranscript, type OpenedContents } from '../domain/chat/transcript.js';
-import { chatKey, open } from '../infra/crypto/chat-keys.js';
+import { chatKey, openEvent } from '../infra/crypto/chat-keys.js';
 import type { RecordedEvent } from '../infra/eventstore/port.js';
 import { projector } from './projector.js';
 
 type Recorded = RecordedEvent<ChatEvent>;
 
 async function opened(db: Kysely<any>, event: Recorded): Promise<OpenedContents> {
-  const sealed: { messages?: Sealed; message?: Sealed | null } = event.data as never;
-  if (!sealed.messages && !sealed.message) return {};
-  const key = await chatKey(db, event.data.chatId);
-  if (!key) return {};
-  return {
-    ...(sealed.messages ? { messages: open<ChatMessage[]>(key, event.data.chatId, sealed.messages) } : {}),
-    ...(sealed.message ? { message: open<ChatMessage>(key, event.data.chatId, sealed.message) } : {}),
-  };
+  const data = event.data as { messages?: unknown; message?: unknown };
+  // Only an event that seals something needs the key read.
+  if (!data.messages && !data.message) return {};
+  return openEvent(await chatKey(db, event.data.chatId), event, { trail: false });
 }
 
 /** Applies one event to the chat's row, when the row has not seen it yet. */

@@ -6,7 +6,10 @@
 // read by anyone, a replay included. This module owns `chat_keys`; the chat projector reads it.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Sealed } from '../../domain/chat/events.js';
+import type { HistoryEntry } from '../../domain/agent/messages.js';
+import type { ChatEvent, Sealed } from '../../domain/chat/events.js';
+import type { ChatMessage } from '../../domain/chat/messages.js';
+import type { OpenedContents } from '../../domain/chat/transcript.js';
 
 const ALGORITHM = 'aes-256-gcm';
 
@@ -31,6 +34,21 @@ export function open<T>(key: ChatKey, chatId: string, sealed: Sealed): T | undef
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What an event's sealed fields hold, opened with the chat's key; nothing without a key (the chat
+ * was deleted). A reply's trail only when asked: the read model never shows it.
+ */
+export function openEvent(key: ChatKey | null, event: ChatEvent, options: { trail: boolean }): OpenedContents {
+  if (!key) return {};
+  const { chatId } = event.data;
+  const sealed = event.data as { messages?: Sealed; message?: Sealed | null; trail?: Sealed | null };
+  return {
+    ...(sealed.messages ? { messages: open<ChatMessage[]>(key, chatId, sealed.messages) } : {}),
+    ...(sealed.message ? { message: open<ChatMessage>(key, chatId, sealed.message) } : {}),
+    ...(options.trail && sealed.trail ? { trail: open<HistoryEntry[]>(key, chatId, sealed.trail) } : {}),
+  };
 }
 
 const keyOf = (row: { key: string } | undefined): ChatKey | null => (row ? Buffer.from(row.key, 'base64') : null);

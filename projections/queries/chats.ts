@@ -42,7 +42,8 @@ export async function listChats(
       .select(['chat_id', 'messages', 'created_at', 'updated_at'])
       .where('organization_id', '=', organizationId)
       .orderBy(sql.ref(column), page.sortOrder)
-      .orderBy('chat_id', page.sortOrder)
+      // Ties (same millisecond) broken by id; sorting by id needs no tie-break.
+      .$if(page.sortBy !== 'chatId', (query) => query.orderBy('chat_id', page.sortOrder))
       .offset(page.skip)
       .limit(page.limit)
       .execute(),
