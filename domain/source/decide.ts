@@ -1,9 +1,12 @@
-import { Conflict, DomainError, NotFound } from '../errors.js';
+import { Conflict, NotFound } from '../errors.js';
 import type { CommandMeta } from '../metadata.js';
 import type { Market } from './markets.js';
 import { decideJob, type JobCommand } from '../sync-job/decide.js';
-import type { SourceEvent, SourceSettings, SourceType, SyncTrigger } from './events.js';
-import { jobVisible, liveSource, type Source, type SourceState } from './state.js';
+import { jobVisible, type SyncTrigger } from '../sync-job/terms.js';
+import type { SourceEvent, SourceSettings, SourceType } from './events.js';
+import { liveSource, type Source, type SourceState } from './state.js';
+
+export { CANCELLED_BY_USER, cancelRefusal, SyncClaimLost, SyncJobNotFound } from '../sync-job/terms.js';
 
 type Ids = { sourceId: string; datasetId: string; organizationId: string };
 
@@ -22,34 +25,14 @@ export class SourceNotFound extends NotFound {
   }
 }
 
-export class SyncJobNotFound extends NotFound {
-  constructor() {
-    super('Sync job not found');
-  }
-}
-
 export class SourceNotActive extends Conflict {
   constructor() {
     super('Data source is not active');
   }
 }
 
-/**
- * A worker acted on a job it no longer holds: the job went back to pending after its heartbeat
- * stopped (and may be running elsewhere), or was removed with its source. The worker stops.
- */
-export class SyncClaimLost extends DomainError {
-  constructor(readonly jobId: string) {
-    super(`Sync job ${jobId} is no longer held by this worker.`);
-  }
-}
-
 /** Claim order is priority, then age: syncs someone asked for go before scheduled ones. */
 export const SYNC_PRIORITY: Record<SyncTrigger, number> = { manual: 10, 'source-created': 10, schedule: 0 };
-
-export const CANCELLED_BY_USER = 'Job cancelled by user';
-
-export const cancelRefusal = (status: string): string => `Cannot cancel job with status '${status}'. Only pending jobs can be cancelled.`;
 
 const ownSource = (state: SourceState, { organizationId, datasetId }: Ids): Source => {
   const source = liveSource(state);

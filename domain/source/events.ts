@@ -4,6 +4,8 @@
 import type { SyncJobEvent } from '../sync-job/events.js';
 import type { Market } from './markets.js';
 
+export { NO_SYNC_STATS, type ReleaseReason, type SyncStats, type SyncTrigger } from '../sync-job/terms.js';
+
 export type SourceType = 'shopify-api';
 export type SourceStatus = 'active' | 'inactive';
 
@@ -14,23 +16,6 @@ export interface SourceSettings {
   syncPeriod: number;
   status: SourceStatus;
 }
-
-/** Counters of one run (document 1, DataSource `lastStats`). */
-export interface SyncStats {
-  retrieved: number;
-  added: number;
-  updated: number;
-  archived: number;
-  failed: number;
-}
-
-export const NO_SYNC_STATS: SyncStats = { retrieved: 0, added: 0, updated: 0, archived: 0, failed: 0 };
-
-/** Who asked: the API or CLI (`manual`), the scheduler, or the source's creation (its first sync). */
-export type SyncTrigger = 'manual' | 'schedule' | 'source-created';
-
-/** Why a claimed job went back to pending. */
-export type ReleaseReason = 'heartbeat-timeout' | 'retry';
 
 type Ids = { sourceId: string; datasetId: string; organizationId: string };
 

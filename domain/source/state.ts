@@ -1,21 +1,8 @@
+import type { SyncJobState } from '../sync-job/terms.js';
 import type { Market } from './markets.js';
-import type { SourceEvent, SourceSettings, SourceType, SyncStats, SyncTrigger } from './events.js';
+import type { SourceEvent, SourceSettings, SourceType } from './events.js';
 
-export type SyncJobStatus = 'pending' | 'processing' | 'completed' | 'failed';
-
-export interface SyncJobState {
-  jobId: string;
-  status: SyncJobStatus;
-  priority: number;
-  trigger: SyncTrigger;
-  createdAt: string;
-  workerId: string | null;
-  logId: string | null;
-  completedAt: string | null;
-  stats: SyncStats | null;
-  /** Runs given back for another try after an error; heartbeat recovery does not count. */
-  retries: number;
-}
+export { jobVisible, SYNC_JOB_RETENTION_MS, type SyncJobState, type SyncJobStatus } from '../sync-job/terms.js';
 
 export interface Source extends SourceSettings {
   sourceId: string;
@@ -39,12 +26,6 @@ export type SourceState = Source | { deleted: true; sourceId: string } | null;
 export const initialState: SourceState = null;
 
 export const liveSource = (state: SourceState): Source | null => (state && !('deleted' in state) ? state : null);
-
-/** Finished jobs are deleted this long after completion (document 1, Limits). */
-export const SYNC_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
-
-/** A finished job past its retention no longer exists, whether or not the sweep has removed its row yet. */
-export const jobVisible = (job: SyncJobState, now: string): boolean => job.completedAt === null || Date.parse(job.completedAt) + SYNC_JOB_RETENTION_MS > Date.parse(now);
 
 const withJob = (source: Source, jobId: string, change: Partial<SyncJobState>, updatedAt = source.updatedAt): Source => {
   const job = source.jobs[jobId];

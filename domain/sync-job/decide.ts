@@ -1,8 +1,6 @@
 import { Conflict } from '../errors.js';
 import type { CommandMeta } from '../metadata.js';
-import { CANCELLED_BY_USER, cancelRefusal, SyncClaimLost, SyncJobNotFound } from '../source/decide.js';
-import type { ReleaseReason, SyncStats, SyncTrigger } from '../source/events.js';
-import { jobVisible, type SyncJobState } from '../source/state.js';
+import { CANCELLED_BY_USER, cancelRefusal, jobVisible, SyncClaimLost, SyncJobNotFound, type ReleaseReason, type SyncJobState, type SyncStats, type SyncTrigger } from './terms.js';
 import type { SyncJobEvent } from './events.js';
 import type { SyncJobStreamState } from './state.js';
 

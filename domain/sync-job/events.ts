@@ -4,7 +4,7 @@
 // growing with every sync. Jobs written before this layout live on their source's stream with the
 // same event types (see domain/source/events.ts).
 import { v5 as uuidv5 } from 'uuid';
-import type { ReleaseReason, SyncStats, SyncTrigger } from '../source/events.js';
+import type { ReleaseReason, SyncStats, SyncTrigger } from './terms.js';
 
 type Ids = { sourceId: string; datasetId: string; organizationId: string };
 

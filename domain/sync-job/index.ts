@@ -6,6 +6,7 @@ import { evolve, initialState, type SyncJobStreamState } from './state.js';
 export * from './decide.js';
 export * from './events.js';
 export * from './state.js';
+export * from './terms.js';
 
 export const syncJobDecider: Decider<SyncJobCommand, SyncJobEvent, SyncJobStreamState> = {
   initialState,

@@ -1,4 +1,4 @@
-import type { SyncJobState } from '../source/state.js';
+import type { SyncJobState } from './terms.js';
 import type { SyncJobEvent } from './events.js';
 
 export interface SyncJob extends SyncJobState {

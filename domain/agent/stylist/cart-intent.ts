@@ -6,7 +6,7 @@ import { normalSize } from '../../search/sizes.js';
 import { SWAP_JOINERS } from '../../search/shopper-words.js';
 import type { ProductBrief } from '../products.js';
 import { readCartView, readLookup, readShow, type CartLineBrief } from './outputs.js';
-import type { Said, Span } from './intent.js';
+import type { Said, Span } from './said.js';
 import { markOf, restOf } from './phrases.js';
 import { namesProduct, understand, wishFromText, wishOfParts, type Wish } from './wish.js';
 

@@ -6,13 +6,16 @@ import { tokenise } from '../../search/amounts.js';
 import type { TurnContext } from '../context.js';
 import type { ProductBrief } from '../products.js';
 import { readCartRequest, sizeIn, type CartRequest } from './cart-intent.js';
-import { effectiveText, lastOnScreen, requestParts, type OnScreen, type Turn } from './history.js';
+import { effectiveText, lastOnScreen, requestParts, type Turn } from './history.js';
 import { readLookRequest, type LookRequest } from './look-intent.js';
-import { readPhrases, restOf, type PolicyTopic, type Reading } from './phrases.js';
+import { readPhrases, restOf, type PolicyTopic } from './phrases.js';
+import type { Said, Span } from './said.js';
 import { audience, emptyWish, namesProduct, onlyNarrows, overlay, titleWish, wishFromArgs, wishOfParts, type Wish } from './wish.js';
 
 /** How a product search relates to the last one, for the label and the reply. */
 export type ProductNote = 'new' | 'cheaper' | 'pricier' | 'other' | 'otherColour' | 'narrow' | 'instead' | 'similar';
+
+export type { Said, Span } from './said.js';
 
 export type OpenAsk = 'what' | 'occasion' | 'who' | 'imageKind';
 
@@ -30,27 +33,6 @@ export type Intent =
   /** A question about one product (the page's, or a card): its sizes, price or stock; `size` when they named one. */
   | { kind: 'about'; what: 'sizes' | 'price' | 'stock'; target: { kind: 'page' } | { kind: 'shown'; brief: ProductBrief }; size?: string }
   | { kind: 'cart'; cart: CartRequest };
-
-/** A part of what a turn asks for (the request, or an answer to a question it raised) and where its words are in the reading. */
-export interface Span {
-  text: string;
-  start: number;
-  end: number;
-}
-
-/** What every reader of a message needs: the turn, its words, what was on screen before it. */
-export interface Said {
-  context: TurnContext;
-  turns: Turn[];
-  index: number;
-  reading: Reading;
-  /** The request, then each answer to a question it raised, in the order said (one span for a message that answers nothing). */
-  spans: Span[];
-  /** What the words want; an answer's words win over the request's ("Size 5" over the sold-out 8 it answers). */
-  wish: Wish;
-  prev: OnScreen | null;
-  depth: number;
-}
 
 export function readIntent(context: TurnContext, turns: Turn[], imageColours: readonly ColorFamily[] = []): Intent {
   if (!turns.length) return { kind: 'open', ask: 'what', greeting: true, wish: emptyWish() };

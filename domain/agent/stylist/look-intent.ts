@@ -7,7 +7,7 @@ import { familyByName } from '../../search/lexicons.js';
 import type { ProductBrief } from '../products.js';
 import type { TurnContext } from '../context.js';
 import type { Turn } from './history.js';
-import type { Intent, Said } from './intent.js';
+import type { Said } from './said.js';
 import { markOf, restOf } from './phrases.js';
 import { audience, onlyNarrows, wishFromText, type Wish } from './wish.js';
 
@@ -31,7 +31,8 @@ export interface LookRequest {
   vague: boolean;
 }
 
-type ReadAt = (context: TurnContext, turns: Turn[], index: number, imageColours: readonly ColorFamily[], depth: number) => Intent;
+/** Reads an earlier turn (intent.ts's intentAt): only a look it asked for matters here. */
+type ReadAt = (context: TurnContext, turns: Turn[], index: number, imageColours: readonly ColorFamily[], depth: number) => { kind: string; look?: LookRequest };
 
 const hasGarment = (wish: Wish) => wish.families.length > 0 || wish.slot !== undefined;
 
@@ -88,7 +89,7 @@ export function readLookRequest(said: Said, readAt: ReadAt, openOccasion = false
   const request: LookRequest = {
     anchor,
     targets,
-    occasions: before?.kind === 'look' ? before.look.occasions : wish.occasions,
+    occasions: before?.look?.occasions ?? wish.occasions,
     exclude: [],
     note: 'new',
     vague: false,
@@ -143,7 +144,7 @@ function refineLook(said: Said, readAt: ReadAt): LookRequest | null {
   const other = cues.has('other') || reading.alone === 'other' || cues.has('instead');
   if (!cheaper && !other && !onlyNarrows(wish) && !(cues.has('instead') && hasGarment(wish))) return null;
   const before = readAt(context, turns, prev.turn, [], depth + 1);
-  if (before.kind !== 'look') return null;
+  if (!before.look) return null;
   const look: LookRequest = { ...before.look, exclude: [], note: 'narrow', vague: false };
   const anchorId = look.anchor?.kind === 'shown' ? look.anchor.brief.itemId : undefined;
   const used = prev.looks.flat().filter((p) => LEAD_SLOTS.has(p.slot)).map((p) => p.itemId).filter((id) => id !== anchorId);
