@@ -17,6 +17,7 @@
 // first catches up when the read model's head has moved, so what was projected before the request
 // is searchable by it.
 import { sql, type Kysely } from 'kysely';
+import { productNameKeys } from '../domain/search/names.js';
 import { createHnswIndex, type VectorIndex, type VectorMatch } from '../infra/vectors/hnsw.js';
 
 export interface SearchMemoryOptions {
@@ -46,6 +47,8 @@ export interface MemoryDoc {
   /** Lexeme ids of its document, ascending, and each one's weight (A 1.0, B 0.5, C 0.2, D 0.1, plus a little per repeat). */
   terms: Uint32Array;
   weights: Float32Array;
+  /** The names it answers to when typed in full (domain/search/names.ts); none for a doc put without. */
+  names?: readonly string[];
   /** A checksum of its embedding: an unchanged vector is not put into the graph again. */
   vectorSum: number;
   /**
@@ -118,6 +121,8 @@ export class DatasetMemory {
   readonly postings = new Map<number, Postings>();
   /** `family:dress`, `slot:top`, `color:red` (colour family or a colour sold), `material:linen`, `pattern:striped`, `feature:k`. */
   readonly attributes = new Map<string, MemoryDoc[]>();
+  /** Name key → docs answering to it (an entry is current only while its slot holds that doc). */
+  readonly names = new Map<string, MemoryDoc[]>();
   vectors: VectorIndex | null = null;
   private stale = 0;
   private entries = 0;
@@ -142,6 +147,7 @@ export class DatasetMemory {
       } else this.postings.set(term, { docs: [placed], weights: [placed.weights[i]!] });
     });
     for (const key of attributeKeys(placed)) push(this.attributes, key, placed);
+    for (const key of placed.names ?? []) push(this.names, key, placed);
     this.entries += placed.terms.length;
     // Most changes are of price, stock or status: the vector is the same and stays as it is.
     if (vector?.length && previous?.vectorSum === vectorSum && this.vectors?.has(doc.itemId)) return;
@@ -169,10 +175,12 @@ export class DatasetMemory {
   }
 
   private compact(): void {
-    for (const [key, list] of this.attributes) {
-      const current = list.filter((doc) => this.isCurrent(doc));
-      if (current.length) this.attributes.set(key, current);
-      else this.attributes.delete(key);
+    for (const lists of [this.attributes, this.names]) {
+      for (const [key, list] of lists) {
+        const current = list.filter((doc) => this.isCurrent(doc));
+        if (current.length) lists.set(key, current);
+        else lists.delete(key);
+      }
     }
     for (const [term, list] of this.postings) {
       const kept: Postings = { docs: [], weights: [] };
@@ -236,6 +244,12 @@ export class DatasetMemory {
       }
     });
     return { docs, keys: docs.map((doc) => score[doc.slot]!) };
+  }
+
+  /** The current docs passing `accept` whose name is `key` (a `nameKey`), in item id order. */
+  namedExactly(key: string, accept: (doc: MemoryDoc) => boolean): MemoryDoc[] {
+    if (!key) return [];
+    return [...new Set((this.names.get(key) ?? []).filter((doc) => this.isCurrent(doc) && accept(doc)))].sort(byItemId);
   }
 
   /** Bytes held, roughly: for logs and the benchmark. */
@@ -343,6 +357,8 @@ interface LoadedRow {
   dataset_id: string;
   source_id: string | null;
   status: string;
+  name: string | null;
+  brand: string | null;
   slot: string;
   family: string;
   gender: string;
@@ -365,7 +381,7 @@ const LOAD_PAGE = 5000;
 /** A dataset's graph is rebuilt once it holds more tombstones than this and than live vectors. */
 const TOMBSTONES_BEFORE_RELOAD = 1000;
 const FOLLOW_PAGE = 2000;
-const COLUMNS = sql`d.item_id, d.dataset_id, d.source_id, d.status, d.slot, d.family, d.gender, d.age_group, d.color_family, d.colors, d.pattern, d.material,
+const COLUMNS = sql`d.item_id, d.dataset_id, d.source_id, d.status, d.name, d.brand, d.slot, d.family, d.gender, d.age_group, d.color_family, d.colors, d.pattern, d.material,
   d.fit, d.feature_keys, d.price, d.currency, d.queued_at, d.document::text as document, d.change_seq::text as change_seq, e.vector`;
 
 interface Entry {
@@ -501,6 +517,7 @@ export class SearchMemory {
         price: Number(row.price),
         currency: row.currency,
         queuedAt: row.queued_at instanceof Date ? row.queued_at.toISOString() : String(row.queued_at),
+        names: productNameKeys(row.name, row.brand),
         terms,
         weights,
       },

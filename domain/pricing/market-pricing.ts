@@ -10,18 +10,19 @@
 // `referencePrice` whenever `marketExact` is false. (Old rows of a market that failed to read are
 // kept by the sync, but not shown: document 1 defines a fallback as the default market standing in.)
 //
-// The reasons, checked in this order; the first that holds is reported. The order goes from what
-// nothing the shopper sends can change to what the next sync will fix, so the reason shown is the
-// one that would still hold if the later ones were fixed:
-//   1. no-markets  the item's source has no markets (or the item came from an upload): the store
-//                  has one price list, and sending a country would change nothing.
-//   2. no-country  no country sent: the shopper's market is unknown.
-//   3. not-served  no market of the store lists the country: the store does not sell there.
-//   4. unread      the shopper's market has no feed endpoint, or its last read failed.
-//   5. stale       the market's row was read against a different default market than today's.
-//   6. no-row      the market has no row for this item: not read since the market was configured,
+// The reasons, in document 1's table order; the first that holds is reported (document 3 §3
+// "Search" fixes the order):
+//   1. no-country  no country sent: the shopper's market is unknown, whatever the source.
+//   2. not-served  the source has markets and none lists the country: the store does not sell there.
+//   3. unread      the shopper's market has no feed endpoint, or its last read failed.
+//   4. no-row      the market has no row for this item: not read since the market was configured,
 //                  or the item was queued after the market's last read, or the market's feed does
 //                  not list the product (below).
+//   5. no-markets  a country was sent and the item's source has no markets (or the item came from
+//                  an upload): the store has one price list.
+//   6. stale       the market's row was read against a different default market than today's.
+// 2 to 4 and 6 need markets and 5 needs none; 4 needs no row and 6 a row: beyond no-country first,
+// at most one reason can hold.
 // A shopper whose country belongs to the default market is exact, priced from the stored product.
 //
 // `available`: sold in the shopper's market with at least one variant in stock there.
@@ -30,7 +31,7 @@
 //   - not-served: false (the store does not sell in that country).
 //   - no-row after a read: when the market was read (status `read`) at or after the item was
 //     queued and its feed did not list the product, the product is not sold there: false.
-//   - no-markets, no-country, unread, stale, and no-row before any read of the item: the default
+//   - no-country, no-markets, unread, stale, and no-row before any read of the item: the default
 //     market's stock stands in (in stock there means available). Shopify keeps stock per location,
 //     and markets are usually served from the same locations, so the default market's stock is the
 //     best guess a missing read leaves; a market that could not be read says nothing about whether
@@ -47,10 +48,10 @@
 import type { ListingVariant } from '../catalogue/product-input.js';
 import { resolveDefaultMarket, type Market } from '../source/markets.js';
 
-export type MarketFallback = 'no-markets' | 'no-country' | 'not-served' | 'unread' | 'stale' | 'no-row';
+export type MarketFallback = 'no-country' | 'not-served' | 'unread' | 'no-row' | 'no-markets' | 'stale';
 
-/** Every fallback reason, in the order they are checked. */
-export const MARKET_FALLBACKS: readonly MarketFallback[] = ['no-markets', 'no-country', 'not-served', 'unread', 'stale', 'no-row'];
+/** Every fallback reason, in the order they are checked: document 1's table order. */
+export const MARKET_FALLBACKS: readonly MarketFallback[] = ['no-country', 'not-served', 'unread', 'no-row', 'no-markets', 'stale'];
 
 /** How a market's feed fared at the source's last sync; a market never read has no entry. */
 export interface MarketRead {
@@ -139,25 +140,26 @@ type Choice =
   | { kind: 'exact'; market: string; row: MarketPriceRow | null }
   | { kind: 'fallback'; reason: MarketFallback; soldThere: boolean };
 
-/** Which price list serves the shopper, and when it is the default standing in, why. */
+/** Which price list serves the shopper, and when it is the default standing in, why (MARKET_FALLBACKS' order). */
 function choosePriceList({ country, source, rows, queuedAt }: PricingInput): Choice {
-  if (!source || source.markets.length === 0) return { kind: 'fallback', reason: 'no-markets', soldThere: true };
   if (normaliseCountry(country) === null) return { kind: 'fallback', reason: 'no-country', soldThere: true };
-  const market = marketForCountry(source.markets, country);
-  if (!market) return { kind: 'fallback', reason: 'not-served', soldThere: false };
-  const defaultMarket = resolveDefaultMarket(source.markets, source.defaultMarket);
+  const markets = source?.markets ?? [];
+  const market = marketForCountry(markets, country);
+  if (markets.length && !market) return { kind: 'fallback', reason: 'not-served', soldThere: false };
+  if (!source || !market) return { kind: 'fallback', reason: 'no-markets', soldThere: true };
+  const defaultMarket = resolveDefaultMarket(markets, source.defaultMarket);
   if (market.handle === defaultMarket) return { kind: 'exact', market: market.handle, row: null };
 
   const read = source.reads[market.handle];
   if (!market.endpoint || read?.status === 'unread') return { kind: 'fallback', reason: 'unread', soldThere: true };
   const row = rows.find((entry) => entry.market === market.handle);
-  // Compared as stored: the sync records the source's default market as configured when it read.
-  if (row && (row.defaultMarket ?? null) !== (source.defaultMarket ?? null)) return { kind: 'fallback', reason: 'stale', soldThere: true };
   if (!row) {
     // A read that came after the item was queued saw the store's feed for that market without it.
     const readSinceQueued = read?.status === 'read' && (!queuedAt || Date.parse(read.readAt) >= Date.parse(queuedAt));
     return { kind: 'fallback', reason: 'no-row', soldThere: !readSinceQueued };
   }
+  // Compared as stored: the sync records the source's default market as configured when it read.
+  if ((row.defaultMarket ?? null) !== (source.defaultMarket ?? null)) return { kind: 'fallback', reason: 'stale', soldThere: true };
   return { kind: 'exact', market: market.handle, row };
 }
 

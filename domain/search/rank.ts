@@ -4,7 +4,9 @@
 // - `blend` (default): a weighted sum of normalised signals, led by attribute agreement, because
 //   a shopper's explicit "red dress" is better evidence than any text score;
 // - `rrf`: reciprocal rank fusion over the legs, kept to compare against (bench/search-quality.ts).
-// Whatever the fusion, a product the shopper can buy ranks above every one they cannot. Pure.
+// Whatever the fusion, a product the shopper can buy ranks above every one they cannot, and among
+// those the shopper can (or cannot) buy, a product whose own name the shopper typed in full comes
+// first (domain/search/names.ts). Pure.
 import { areNeighbours } from '../catalogue/colours.js';
 import type { ColorFamily } from '../catalogue/vocabulary.js';
 
@@ -46,12 +48,15 @@ export interface CandidateSignals {
   gender: string;
   featureKeys: readonly string[];
   available: boolean;
+  /** The shopper typed the product's own name in full. */
+  named?: boolean;
 }
 
 export interface Ranked {
   itemId: string;
   score: number;
   available: boolean;
+  named: boolean;
 }
 
 const WEIGHTS = { family: 3, slot: 1, colour: 2, material: 2, pattern: 1, fit: 0.5, feature: 1, gender: 1.5 };
@@ -119,6 +124,7 @@ const VECTOR_ONLY = { floor: 0.25, ofBest: 0.6 };
  * in a small catalogue that is everything, and sneakers do not answer "dress".
  */
 export function isRelevant(intent: RankingIntent, c: CandidateSignals, bestSimilarity: number): boolean {
+  if (c.named) return true;
   if (c.legs.text !== undefined || c.legs.boost !== undefined) return true;
   const agreed = agreement(intent, c);
   if (agreed !== null) return agreed > 0;
@@ -144,9 +150,9 @@ export function rank(intent: RankingIntent, candidates: readonly CandidateSignal
           ? (BLEND.text + BLEND.agreement * 0.7) * text + (BLEND.vector + BLEND.agreement * 0.3) * vector + BLEND.boost * boost
           : BLEND.agreement * agreed + BLEND.text * text + BLEND.vector * vector + BLEND.boost * boost;
     }
-    return { itemId: c.itemId, score: round(score), available: c.available };
+    return { itemId: c.itemId, score: round(score), available: c.available, named: c.named === true };
   });
-  return scored.sort((a, b) => Number(b.available) - Number(a.available) || b.score - a.score || (a.itemId < b.itemId ? -1 : 1));
+  return scored.sort((a, b) => Number(b.available) - Number(a.available) || Number(b.named) - Number(a.named) || b.score - a.score || (a.itemId < b.itemId ? -1 : 1));
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;

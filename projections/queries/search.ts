@@ -11,11 +11,14 @@
 // leg; price, sale, stock and size are judged in the shopper's market, after pricing, with the
 // variants and market rows read from the database for the candidates being priced (a candidate
 // the read model no longer has active is dropped there).
+// A product whose own name is the whole query (domain/search/names.ts) is found by that name: the
+// filters the words implied (sale, gender, age, price, stock, size) do not apply to it, as its
+// words were the name and not a wish, and it ranks first; the request's own `filters` still do.
 import { sql, type Kysely } from 'kysely';
 import type { Gender } from '../../domain/catalogue/vocabulary.js';
 import { shopperMarket, type PricedProduct, type PricingSource } from '../../domain/pricing/index.js';
 import { isRelevant, rank, type CandidateSignals, type Fusion, type Leg, type RankingIntent } from '../../domain/search/rank.js';
-import { understandQuery, type UnderstoodQuery } from '../../domain/search/index.js';
+import { nameKey, understandQuery, type UnderstoodQuery } from '../../domain/search/index.js';
 import { variantHasSize } from '../../domain/search/sizes.js';
 import type { Embedder } from '../../infra/models/port.js';
 import type { DatasetItemBody } from '../../domain/item/record.js';
@@ -93,7 +96,8 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   if (!scope.length) return noResults();
 
   const datasetIds = scope.map((d) => d.datasetId);
-  const accept = docFilter(request.filters ?? {}, understood);
+  const filters = request.filters ?? {};
+  const asked = docFilter(filters, understood);
   const intent = rankingIntent(understood);
   const [memories, [textTerms = [], boostTerms = []], queryVector] = await Promise.all([
     deps.memory.ready(datasetIds, head),
@@ -101,6 +105,10 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
     embedQuery(deps, request.query),
   ]);
 
+  // Found by its name, a doc passes the request's filters only; every leg may then score it.
+  const typedName = nameKey(request.query);
+  const named = new Set(memories.flatMap((memory) => memory.namedExactly(typedName, docFilter(filters, null))));
+  const accept = named.size ? (doc: MemoryDoc) => named.has(doc) || asked(doc) : asked;
   const text = memories.map((memory) => memory.scoreWords(textTerms, accept));
   const boost = memories.map((memory) => memory.scoreWords(boostTerms, accept));
   const tests = attributeTests(intent);
@@ -120,6 +128,8 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   );
   const vectorLeg = queryVector ? deps.memory.nearest(memories, queryVector, LEG_DEPTH).filter((match) => accept(match.doc)) : [];
   note('vector', vectorLeg.map((match) => match.doc));
+  // Its name may be all words understanding took for filters ("Kids Sale"): it is a text match all the same.
+  note('text', [...named]);
   const similarity = new Map(vectorLeg.map((match) => [match.doc, match.similarity]));
   if (!legs.size) return noResults();
 
@@ -143,6 +153,7 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
       gender: doc.gender,
       featureKeys: doc.featureKeys,
       available: true,
+      named: named.has(doc),
     };
   });
   const docOf = new Map([...legs.keys()].map((doc) => [doc.itemId, doc]));
@@ -170,10 +181,11 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
       const context = pricing.get(doc.itemId);
       pricingSources.add(context?.source ?? null);
       const offer = offerInMarket(country, variants, context);
-      if (!passesOffer(offer, request.filters ?? {}, understood)) continue;
+      const words = named.has(doc) ? null : understood;
+      if (!passesOffer(offer, filters, words)) continue;
       priced.set(doc.itemId, offer);
       // A shopper who named a size can buy the product only if that size is in stock.
-      const size = request.filters?.size ?? understood.size;
+      const size = filters.size ?? words?.size;
       const available = offer.available && (!size || sizeInStock(offer.variants, size));
       if (available) buyable++;
       kept.push({ ...bySignal.get(doc.itemId)!, available });
@@ -216,8 +228,8 @@ async function resolveScope(db: Kysely<any>, request: SearchRequest): Promise<{ 
   return { datasets, head: rows[0]?.head ? BigInt(rows[0].head) : null };
 }
 
-/** The request's filters and the gender and age the words named, as a test of a doc. */
-function docFilter(filters: SearchFilters, understood: UnderstoodQuery): (doc: MemoryDoc) => boolean {
+/** The request's filters and the gender and age the words named (none for null), as a test of a doc. */
+function docFilter(filters: SearchFilters, understood: UnderstoodQuery | null): (doc: MemoryDoc) => boolean {
   const tests: Array<(doc: MemoryDoc) => boolean> = [];
   if (filters.slot) tests.push((doc) => doc.slotName === filters.slot);
   if (filters.family) tests.push((doc) => doc.family === filters.family);
@@ -226,25 +238,25 @@ function docFilter(filters: SearchFilters, understood: UnderstoodQuery): (doc: M
   if (filters.material) tests.push((doc) => doc.materials.includes(filters.material!));
   if (filters.fit) tests.push((doc) => doc.fit === filters.fit);
   // The filter is the field's value; a gender the shopper's words named also lets unisex through.
-  const gender = understood.gender;
+  const gender = understood?.gender;
   if (filters.gender) tests.push((doc) => doc.gender === filters.gender);
   else if (gender === 'unisex') tests.push((doc) => doc.gender === 'unisex');
   else if (gender) tests.push((doc) => doc.gender === gender || doc.gender === 'unisex');
-  const age = understood.ageGroup;
+  const age = understood?.ageGroup;
   if (age && age !== 'adult') tests.push((doc) => doc.ageGroup === age);
   if (!tests.length) return () => true;
   return (doc) => tests.every((test) => test(doc));
 }
 
-/** Price, sale, stock and size, judged in the shopper's market. */
-function passesOffer(offer: PricedProduct, filters: SearchFilters, understood: UnderstoodQuery): boolean {
-  const min = filters.minPrice ?? understood.minPrice;
-  const max = filters.maxPrice ?? understood.maxPrice;
+/** Price, sale, stock and size, judged in the shopper's market: the request's filters, and what the words asked (none for null). */
+function passesOffer(offer: PricedProduct, filters: SearchFilters, understood: UnderstoodQuery | null): boolean {
+  const min = filters.minPrice ?? understood?.minPrice;
+  const max = filters.maxPrice ?? understood?.maxPrice;
   if (min !== undefined && offer.price < min) return false;
   if (max !== undefined && offer.price > max) return false;
-  if ((filters.onSale ?? understood.onSale) && !offer.onSale) return false;
-  if (understood.inStock && !offer.available) return false;
-  const size = filters.size ?? understood.size;
+  if ((filters.onSale ?? understood?.onSale) && !offer.onSale) return false;
+  if (understood?.inStock && !offer.available) return false;
+  const size = filters.size ?? understood?.size;
   if (size && !offer.variants.some((variant) => variantHasSize(variant, size))) return false;
   return true;
 }

@@ -3,8 +3,9 @@
 // Every one of the six fallback reasons comes back through HTTP, with the exact market's prices,
 // stock and sale, and what the shopper cannot buy in their market ranked after what they can.
 import t, { type Test } from 'tap';
+import { pricedProducts } from '../../projections/queries/products.js';
 import { LOCAL_STORES_ENV } from '../support/outbound.js';
-import { startTestService } from '../support/service.js';
+import { sharedTestService, startTestService, type TestService } from '../support/service.js';
 import { startShopifyStore } from '../support/shopify-store.js';
 import { until } from '../support/until.js';
 
@@ -147,10 +148,12 @@ t.test('search prices every product in the shopper’s market, or says why the d
     for (const { product } of results) t.match(product, { marketExact: false, marketFallback: 'not-served', available: false, onSale: false });
   });
 
-  await t.test('an uploaded product: no source, no markets, whatever the country (no-markets)', async (t) => {
+  await t.test('an uploaded product: no source, so no markets: no-markets with a country, no-country without', async (t) => {
     const response = await search({ query: 'linen dress', datasetIds: [uploads], country: 'US' });
     const [result] = response.json().results;
     t.match(result.product, { sku: 'UP-1', market: null, currency: 'CAD', price: 60, marketExact: false, marketFallback: 'no-markets', available: true });
+    const [unsent] = (await search({ query: 'linen dress', datasetIds: [uploads] })).json().results;
+    t.match(unsent.product, { sku: 'UP-1', market: null, currency: 'CAD', price: 60, marketExact: false, marketFallback: 'no-country', available: true }, 'no country sent: no-country comes first in the table');
   });
 
   await t.test('prices read against another default market are stale', async (t) => {
@@ -160,5 +163,93 @@ t.test('search prices every product in the shopper’s market, or says why the d
     await service.platform.database.db.updateTable('data_sources').set({ default_market: 'eu' }).where('source_id', '=', sourceId).execute();
     const { results } = await linen({ country: 'US' });
     t.match(bySku(results)['7001'], { market: 'eu', marketExact: false, marketFallback: 'stale', available: true, price: 100 });
+  });
+});
+
+/** A Shopify source of the organization's own dataset, synced once; `markets` as POST /v1/datasets/{id}/sources takes them. */
+const syncedStore = async (t: Test, service: TestService, privateKey: string, name: string, source: { endpoint: string; markets?: object[]; defaultMarket?: string }) => {
+  const headers = { authorization: `Bearer ${privateKey}` };
+  const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) => {
+    const response = await service.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+    return { status: response.statusCode, body: response.json() };
+  };
+  const datasetId = (await call('POST', '/v1/datasets', { name, config: { currency: 'CAD' } })).body.datasetId as string;
+  await call('PATCH', `/v1/datasets/${datasetId}/activate`);
+  const created = await call('POST', `/v1/datasets/${datasetId}/sources`, { type: 'shopify-api', syncPeriod: 0, ...source });
+  t.equal(created.status, 201, JSON.stringify(created.body));
+  const sourceId = created.body.source.sourceId as string;
+  const [job] = (await call('GET', `/v1/datasets/${datasetId}/sources/${sourceId}/sync/jobs`)).body.jobs;
+  const finished = await until(
+    `the first sync of ${name}`,
+    () => call('GET', `/v1/datasets/${datasetId}/sources/${sourceId}/sync/jobs/${job.jobId}`).then((r) => r.body.job),
+    (j) => j?.status === 'completed' || j?.status === 'failed',
+  );
+  t.equal(finished.status, 'completed', finished.result?.error ?? 'completed');
+  return datasetId;
+};
+
+t.test('a market with its own feed answers in that market’s currency and prices; a source without markets says why not', async (t) => {
+  // The Canadian feed in CAD; the US feed lists both dresses, in USD, the wrap dress reduced there.
+  const home = await startShopifyStore(t, { photos: 'none', products: homeProducts().slice(0, 2) });
+  const us = await startShopifyStore(t, { photos: 'none', products: homeProducts().slice(0, 2) });
+  const [wrap, shirt] = us.products as [Product, Product];
+  for (const v of wrap.variants) Object.assign(v, { price: '74.00', compare_at_price: '92.50' });
+  for (const v of shirt.variants) Object.assign(v, { price: '66.00' });
+  const plain = await startShopifyStore(t, { photos: 'none', products: homeProducts().slice(2) });
+
+  const service = await sharedTestService({ workers: ['sync', 'ingest'], env: LOCAL_STORES_ENV });
+  const org = await service.cli(['org', 'create', '--name', 'Two Markets', '--json']);
+  const store = await syncedStore(t, service, org.privateKey, 'Two Markets', {
+    endpoint: home.url,
+    markets: [
+      { handle: 'ca', countries: ['CA'], currency: 'CAD' },
+      { handle: 'us', countries: ['US'], currency: 'USD', endpoint: us.url },
+    ],
+    defaultMarket: 'ca',
+  });
+  const single = await syncedStore(t, service, org.privateKey, 'One Price List', { endpoint: plain.url });
+  const search = async (body: object) => {
+    const response = await service.app.inject({ method: 'POST', url: '/v1/search', headers: { authorization: `Bearer ${org.publicKey}` }, payload: { query: 'linen dress', ...body } });
+    t.equal(response.statusCode, 200);
+    return response.json() as { results: any[]; market: object };
+  };
+  await until('both dresses searchable', () => search({ datasetIds: [store] }).then((r) => r.results.length), (n) => n === 2);
+  await until('the single store’s dress searchable', () => search({ datasetIds: [single] }).then((r) => r.results.length), (n) => n === 1);
+
+  await t.test('a US shopper: USD, the US feed’s prices and sale, every result exact', async (t) => {
+    const { results, market } = await search({ datasetIds: [store], country: 'US' });
+    t.same(market, { country: 'US', currency: 'USD', exact: true });
+    const products = bySku(results);
+    t.match(products['7001'], { market: 'us', currency: 'USD', price: 74, marketExact: true, available: true, onSale: true, discount: 20, referencePrice: 100, referenceCurrency: 'CAD' });
+    t.match(products['7002'], { market: 'us', currency: 'USD', price: 66, marketExact: true, available: true, onSale: false, referencePrice: 90 });
+    for (const { product } of results) {
+      t.notOk('marketFallback' in product, 'no fallback when exact');
+      t.ok(product.variants.every((v: any) => v.price === product.price), 'the variants carry the US prices');
+    }
+  });
+
+  await t.test('the same store without a country: CAD, the default market standing in (no-country)', async (t) => {
+    const { results, market } = await search({ datasetIds: [store] });
+    t.same(market, { country: null, currency: 'CAD', exact: false });
+    for (const { product } of results) t.match(product, { market: 'ca', currency: 'CAD', marketExact: false, marketFallback: 'no-country' });
+  });
+
+  await t.test('a source without markets: no-markets when a country is sent, no-country when none is', async (t) => {
+    const [sent] = (await search({ datasetIds: [single], country: 'US' })).results;
+    t.match(sent.product, { sku: '7003', market: null, currency: 'CAD', price: 80, marketExact: false, marketFallback: 'no-markets', available: true });
+    const [unsent] = (await search({ datasetIds: [single] })).results;
+    t.match(unsent.product, { sku: '7003', marketExact: false, marketFallback: 'no-country', available: true });
+  });
+
+  await t.test('the agent’s product look-ups price the same products the same way', async (t) => {
+    for (const [datasetIds, country] of [[[store], 'US'], [[store], null], [[single], 'US'], [[single], null]] as const) {
+      const { results } = await search({ datasetIds, ...(country ? { country } : {}) });
+      const looked = await pricedProducts(service.platform.database.db, { organizationId: org.organizationId, datasetIds }, results.map((r) => r.itemId), country);
+      for (const { itemId, product } of results) {
+        const agent = looked.get(itemId)?.product;
+        t.match(agent, { price: product.price, currency: product.currency, market: product.market, marketExact: product.marketExact, available: product.available }, `${product.sku} in ${country}`);
+        t.equal(agent?.marketFallback, product.marketFallback, `${product.sku} in ${country}: the same reason`);
+      }
+    }
   });
 });

@@ -76,9 +76,9 @@ t.test('a search result carries every field of document 3 §3 and document 1', a
     name: /Red/,
     currency: 'EUR',
     market: null,
-    // An upload has no source and so no markets: the stored prices stand in.
+    // No country sent: the stored prices stand in, and no-country is the first reason of the table.
     marketExact: false,
-    marketFallback: 'no-markets',
+    marketFallback: 'no-country',
     available: true,
     onSale: false,
     discount: 0,

@@ -125,9 +125,11 @@ t.test('fallback no-row after a read that did not list the product: not sold the
 });
 
 t.test('the reasons are checked in the documented order when several hold', async (t) => {
-  t.same(MARKET_FALLBACKS, ['no-markets', 'no-country', 'not-served', 'unread', 'stale', 'no-row']);
-  t.equal(given({ source: null }).whenTheShopperIsIn(null).marketFallback, 'no-markets', 'no-markets before no-country: a country would change nothing');
-  t.equal(given({ source: null }).whenTheShopperIsIn('JP').marketFallback, 'no-markets', 'a store without markets is not "not serving" a country');
+  t.same(MARKET_FALLBACKS, ['no-country', 'not-served', 'unread', 'no-row', 'no-markets', 'stale'], "document 1's table order");
+  for (const src of [null, source({ markets: [], defaultMarket: null })]) {
+    t.match(given({ source: src, rows: [] }).whenTheShopperIsIn(null), { marketFallback: 'no-country', market: null, currency: 'CAD', available: true }, 'no-country before no-markets: with no country sent it is no-country, whatever the source');
+    t.equal(given({ source: src, rows: [] }).whenTheShopperIsIn('JP').marketFallback, 'no-markets', 'a store without markets is not "not serving" a country');
+  }
   const unreadAndStale = source({ reads: { ...source().reads, us: { status: 'unread', readAt: readAfter } } });
   t.equal(given({ source: unreadAndStale, rows: [usRow({ defaultMarket: 'eu' })] }).whenTheShopperIsIn('US').marketFallback, 'unread', 'unread before stale: the failed read is why the row is old');
   t.equal(given({ source: unreadAndStale, rows: [] }).whenTheShopperIsIn('US').marketFallback, 'unread', 'unread before no-row');

@@ -1,7 +1,7 @@
 // Fusing the legs into one ranking: agreement with what the shopper named leads, text and vector
 // signals follow, and an unavailable product never ranks above an available one.
 import t from 'tap';
-import { agreement, rank, type CandidateSignals, type RankingIntent } from '../../domain/search/rank.js';
+import { agreement, isRelevant, rank, type CandidateSignals, type RankingIntent } from '../../domain/search/rank.js';
 
 const intent = (asked: Partial<RankingIntent> = {}): RankingIntent => ({ families: [], colours: [], materials: [], patterns: [], featureKeys: [], hasBoosts: false, ...asked });
 const candidate = (itemId: string, fields: Partial<CandidateSignals> = {}): CandidateSignals => ({
@@ -67,4 +67,18 @@ t.test('given two words asked, when one product has both once and another one of
     candidate('bomber-jacket', { textCoverage: 1, textRank: 0.3, similarity: 0.4 }),
   ]);
   t.same(ranked.map((r) => r.itemId), ['bomber-jacket', 'jacket-jacket-jacket']);
+});
+
+t.test('given a product whose name the shopper typed in full, then it leads those they can buy, in both fusions, and is always relevant', async (t) => {
+  const asked = intent({ families: ['shirt'], colours: ['black'] });
+  const candidates = [
+    candidate('black-shirt', { family: 'shirt', colorFamily: 'black', colors: ['black'], textRank: 0.8, similarity: 0.9, legs: { text: 0, attributes: 0, vector: 0 } }),
+    candidate('named-white-shirt', { family: 'shirt', colorFamily: 'white', colors: ['white'], textRank: 0.7, similarity: 0.4, legs: { text: 1, vector: 3 }, named: true }),
+    candidate('named-sold-out', { family: 'shirt', colorFamily: 'black', colors: ['black'], textRank: 0.9, available: false, named: true }),
+  ];
+  for (const fusion of ['blend', 'rrf'] as const) {
+    t.same(rank(asked, candidates, fusion).map((r) => r.itemId), ['named-white-shirt', 'black-shirt', 'named-sold-out'], fusion);
+  }
+  t.ok(isRelevant(asked, candidate('named', { family: 'skirt', colorFamily: 'white', colors: ['white'], legs: {}, similarity: 0, named: true }), 0.9), 'found by its name alone');
+  t.notOk(isRelevant(asked, candidate('other', { family: 'skirt', colorFamily: 'white', colors: ['white'], legs: { vector: 9 }, similarity: 0 }), 0.9));
 });

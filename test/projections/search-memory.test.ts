@@ -71,3 +71,18 @@ t.test('given items that change and leave, then postings answer only for their c
   t.ok(entries < 3000, `postings compacted (${entries} entries)`);
   t.same(current('red'), ['a']);
 });
+
+t.test('given items renamed and removed, then a name answers only for the current version of an item that has it', async (t) => {
+  const lexicon = new Lexicon();
+  const memory = new DatasetMemory();
+  const all = () => true;
+  memory.put(doc('a', lexicon, "'skirt':1A", { names: ['reduced skirt'] }), null);
+  memory.put(doc('b', lexicon, "'skirt':1A", { names: ['reduced skirt'], family: 'skirt' }), null);
+  t.same(memory.namedExactly('reduced skirt', all).map((d) => d.itemId), ['a', 'b']);
+  t.same(memory.namedExactly('reduced skirt', (d) => d.family === 'skirt').map((d) => d.itemId), ['b'], 'the filter given still applies');
+  memory.put(doc('a', lexicon, "'skirt':1A", { names: ['pleated skirt'] }), null);
+  memory.remove('b');
+  t.same(memory.namedExactly('reduced skirt', all), [], 'renamed and removed');
+  t.same(memory.namedExactly('pleated skirt', all).map((d) => d.itemId), ['a']);
+  t.same(memory.namedExactly('', all), []);
+});
