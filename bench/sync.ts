@@ -222,7 +222,7 @@ async function measure(server: string, natsUrl: string, workerCount: number, pro
       until(`sync job ${jobId}`, () => call('GET', `${base}/sources/${sourceId}/sync/jobs/${jobId}`).then((body) => body.job), (job) => job?.status === 'completed' || job?.status === 'failed', timeoutMs, 100);
     /** Every queued item applied: the projection has caught up with the event store and no queue row is open. */
     const settled = async (active: number) => {
-      const head = await platform.eventStore.headPosition();
+      const head = await platform.eventStore.committedHead();
       if (head) await platform.projections.waitFor(head, ['catalogue_items'], timeoutMs);
       return until(
         `${active} items active`,

@@ -92,7 +92,7 @@ export async function measureReplay(shopperEventCount = 1_000_000, perRequest = 
       if (made % 10_000 < 32) console.error(`  appended ${made * perRequest} of ${requests * perRequest} shopper events`);
     }
     const appendSeconds = round1((performance.now() - appendStarted) / 1000);
-    const head = (await platform.eventStore.headPosition())!;
+    const head = (await platform.eventStore.committedHead())!;
 
     const catchUpStarted = performance.now();
     await platform.projections.start();

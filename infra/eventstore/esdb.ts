@@ -130,21 +130,10 @@ export async function openEventStoreDb(url: string): Promise<EventStore> {
     readAll,
     subscribeToAll,
 
-    async headPosition() {
-      let from: ReadPosition = END;
-      for (;;) {
-        let read = 0;
-        let last: Position | undefined;
-        for await (const { event } of client.readAll({ fromPosition: from, direction: BACKWARDS, maxCount: PAGE })) {
-          read++;
-          if (!event) continue;
-          if (!isSystem(event)) return event.position;
-          last = event.position;
-        }
-        if (read < PAGE || !last) return null;
-        from = last;
-      }
-    },
+    headPosition,
+
+    // EventStoreDB's $all is in commit order: what is committed is what a subscriber sees.
+    committedHead: headPosition,
 
     ping,
 
@@ -154,6 +143,22 @@ export async function openEventStoreDb(url: string): Promise<EventStore> {
       await client.dispose();
     },
   };
+
+  async function headPosition(): Promise<Position | null> {
+    let from: ReadPosition = END;
+    for (;;) {
+      let read = 0;
+      let last: Position | undefined;
+      for await (const { event } of client.readAll({ fromPosition: from, direction: BACKWARDS, maxCount: PAGE })) {
+        read++;
+        if (!event) continue;
+        if (!isSystem(event)) return event.position;
+        last = event.position;
+      }
+      if (read < PAGE || !last) return null;
+      from = last;
+    }
+  }
 
   async function lastPosition(streamId: string): Promise<Position> {
     for await (const resolved of client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 })) {

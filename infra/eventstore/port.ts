@@ -95,8 +95,19 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catch-up from the checkpoint, then follows live appends, every event once, in global order. */
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<RecordedEvent>;
-  /** Position of the last event a subscriber can see now; null for an empty store. */
+  /**
+   * Position of the last event a subscriber can see now; null for an empty store. Start a
+   * subscription here; do not wait for it: an event committed before the call can be above it
+   * while an older concurrent writer is still open (see `committedHead`).
+   */
   headPosition(): Promise<Position | null>;
+  /**
+   * Position of the last committed event; null for an empty store. Every append that returned
+   * before the call is at or before it, so waiting for read models to reach it is read-your-writes
+   * for everything written so far. It can be ahead of `headPosition`: subscribers reach it once the
+   * older concurrent writers have finished.
+   */
+  committedHead(): Promise<Position | null>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 // The EventStore on Postgres: PGlite in-process (embedded default) or a Postgres server.
 // Schema and append logic: postgres-schema.ts. Group commit: append-batcher.ts.
 import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery } from 'kysely';
 import type { Database } from '../db/database.js';
 import { AppendBatcher, type AppendRequest } from './append-batcher.js';
@@ -96,6 +97,18 @@ const readAllSql = `select ${eventColumns} from ${EVENTS_TABLE}
 const headSql = `select transaction_id::text as commit, global_position::text as prepare from ${EVENTS_TABLE}
   where ${visible} order by transaction_id desc, global_position desc limit 1`;
 
+// Every committed row, the invisible ones included: what a writer that already returned appended.
+const committedHeadSql = `select transaction_id::text as commit, global_position::text as prepare from ${EVENTS_TABLE}
+  order by transaction_id desc, global_position desc limit 1`;
+
+// How soon a subscriber looks again while committed events wait behind an open transaction.
+const HELD_BACK_FIRST_MS = 5;
+const HELD_BACK_MAX_MS = 100;
+
+// Committed rows past a checkpoint that the visibility cut still holds back.
+const heldBackSql = `select exists (select 1 from ${EVENTS_TABLE}
+  where (transaction_id, global_position) > ($1::xid8, $2::bigint)) as held`;
+
 // A stream needs no visibility cut: its order is its revision, and deciders want the latest.
 const readStreamSql = `select ${eventColumns} from ${EVENTS_TABLE}
   where stream_id = $1 and revision >= $2::bigint order by ${EVENTS_TABLE}.revision limit $3::bigint`;
@@ -180,6 +193,7 @@ export async function openPostgresEventStore(
     const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
     ensureListening();
     let checkpoint = after ?? START;
+    let heldBackMs = HELD_BACK_FIRST_MS / 2;
     while (!stop.aborted) {
       const seen = wakeup.generation;
       let page: RecordedEvent[];
@@ -194,9 +208,24 @@ export async function openPostgresEventStore(
         yield event;
         checkpoint = event.position;
       }
-      if (page.length < readBatchSize) await wakeup.wait(seen, pollIntervalMs, stop);
+      if (page.length >= readBatchSize) continue;
+      // An append committed behind an older transaction that is still open (anywhere on the
+      // server) is invisible until that one ends, which notifies nobody: look again soon rather
+      // than after the poll interval, or a wait for read-your-writes would sit out the whole poll.
+      if (database.kind === 'postgres' && (await isHeldBack(checkpoint).catch(() => false))) {
+        heldBackMs = Math.min(heldBackMs * 2, HELD_BACK_MAX_MS, pollIntervalMs);
+        await sleep(heldBackMs, undefined, { signal: stop }).catch(() => {});
+        continue;
+      }
+      heldBackMs = HELD_BACK_FIRST_MS / 2;
+      await wakeup.wait(seen, pollIntervalMs, stop);
     }
   }
+
+  const isHeldBack = async (after: Position): Promise<boolean> => {
+    const [row] = await query<{ held: boolean }>(heldBackSql, [String(after.commit), String(after.prepare)]);
+    return row?.held === true;
+  };
 
   return {
     kind: database.kind,
@@ -236,6 +265,11 @@ export async function openPostgresEventStore(
 
     async headPosition() {
       const [row] = await query<{ commit: string; prepare: string }>(headSql);
+      return row ? { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } : null;
+    },
+
+    async committedHead() {
+      const [row] = await query<{ commit: string; prepare: string }>(committedHeadSql);
       return row ? { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } : null;
     },
 

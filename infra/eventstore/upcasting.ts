@@ -51,7 +51,7 @@ function upcastResult(value: unknown): unknown {
   return value;
 }
 
-const ported = new Set<string>(['kind', 'append', 'readStream', 'readAll', 'subscribeToAll', 'headPosition', 'ping', 'close']);
+const ported = new Set<string>(['kind', 'append', 'readStream', 'readAll', 'subscribeToAll', 'headPosition', 'committedHead', 'ping', 'close']);
 
 export function upcasting(store: EventStore): EventStore {
   async function* subscribeToAll(options?: Parameters<EventStore['subscribeToAll']>[0]): AsyncGenerator<RecordedEvent> {
@@ -64,6 +64,7 @@ export function upcasting(store: EventStore): EventStore {
     readAll: async (...args) => (await store.readAll(...args)).map(upcastEvent),
     subscribeToAll,
     headPosition: () => store.headPosition(),
+    committedHead: () => store.committedHead(),
     ping: () => store.ping(),
     close: () => store.close(),
   };

@@ -164,7 +164,7 @@ t.test('200 parallel requests against a quota of 100, across two API instances o
   const second = await startTestService(t, { shareWith: first, maxConnections: 20 });
   const org = await first.cli(['org', 'create', '--name', 'Busy Boutique', '--json']);
   await first.cli(['plan', 'set', '--org', org.organizationId, '--resource', RESOURCE, '--quota', '100', '--rpm', '1000']);
-  await second.platform.projections.waitFor((await second.platform.eventStore.headPosition())!, ['organizations', 'api_keys'], 20_000);
+  await second.platform.projections.waitFor((await second.platform.eventStore.committedHead())!, ['organizations', 'api_keys'], 20_000);
   const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => patch(i % 2 ? second : first, `Bearer ${org.privateKey}`)));
   const statuses = responses.map((r) => r.statusCode);
   t.equal(statuses.filter((s) => s === 200).length, 100, 'exactly the quota succeeds');

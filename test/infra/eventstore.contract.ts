@@ -256,6 +256,9 @@ export function eventStoreContract(t: Test, name: string, open: OpenStore, reope
       const head = await store.headPosition();
       t.ok(head && comparePositions(head, all[all.length - 1]!.position) >= 0, 'the head is at or after the last append');
       t.same(await store.readAll({ after: head!, maxCount: 10 }).then((page) => page.filter((e) => e.streamId.startsWith(prefix))), []);
+      const own = await store.append(`${prefix}-last`, [event('Last')], { expectedRevision: 'no_stream' });
+      const committed = await store.committedHead();
+      t.ok(committed && comparePositions(committed, own.position) >= 0, 'the committed head is at or after an append that returned, at once (no wait)');
     });
 
     t.test(`a live subscriber sees ${writers} concurrent writers' ${writers * eventsPerWriter} events once each, in order`, async (t) => {

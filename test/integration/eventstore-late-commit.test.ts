@@ -37,6 +37,8 @@ t.test('an event whose transaction commits late is delivered before anything app
     );
     const head = await store.headPosition();
     t.ok(!head || comparePositions(head, early.position) < 0, 'the head stays below it');
+    const committed = await store.committedHead();
+    t.ok(committed && comparePositions(committed, early.position) >= 0, 'the committed head has the early append: a wait for it waits for the open transaction');
     await client.query('commit');
   } catch (error) {
     await client.query('rollback');

@@ -46,7 +46,7 @@ t.test('killed mid-batch, restarted: every event applied exactly once', async (t
     const runner = new ProjectionRunner({ store, db, projectors: [countingProjector()], batchSize: BATCH });
     await runner.start();
     try {
-      await runner.waitFor((await store.headPosition())!, ['ticks'], 20_000);
+      await runner.waitFor((await store.committedHead())!, ['ticks'], 20_000);
     } finally {
       await runner.stop();
     }

@@ -11,6 +11,7 @@ export function delegatingStore(store: EventStore, overrides: Partial<EventStore
     readAll: (...args) => store.readAll(...args),
     subscribeToAll: (...args) => store.subscribeToAll(...args),
     headPosition: () => store.headPosition(),
+    committedHead: () => store.committedHead(),
     ping: () => store.ping(),
     close: () => store.close(),
     ...overrides,

@@ -36,9 +36,9 @@ export function storeAudienceReader(eventStore: EventStore, db: Kysely<any>, { t
   };
 }
 
-/** Resolves once the store_audience projection has applied the store's head as of now, or after `waitMs`. */
+/** Resolves once the store_audience projection has applied every event committed before the call, or after `waitMs`. */
 async function caughtUp(eventStore: EventStore, db: Kysely<any>, waitMs: number): Promise<void> {
-  const head = await eventStore.headPosition();
+  const head = await eventStore.committedHead();
   if (!head) return;
   const deadline = Date.now() + waitMs;
   let pause = 10;
