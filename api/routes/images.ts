@@ -85,9 +85,10 @@ export const imageRoutes = (context: ImagesContext) => (app: FastifyInstance) =>
         summary: 'Get an image',
         description:
           'No key. `{*}` is an object key (`uploads/<fileId>.<ext>`, `images/<uuid>.jpeg`), optionally followed by transforms in any order, each at most once: ' +
-          `\`/-/resize/<w>x\`, \`/-/resize/x<h>\`, \`/-/resize/<w>x<h>\` (fits inside, never enlarged, 1 to ${MAX_SIDE} px), \`/-/format/jpeg|png|webp|avif\`, \`/-/quality/<1-100>\`. ` +
-          `A side is made at the next of ${SIDE_STEPS.join(', ')} px, a quality at the nearest of ${QUALITY_LEVELS.join(', ')}; ` +
-          'a resize the original already fits is the original. ' +
+          `\`/-/resize/<w>x\`, \`/-/resize/x<h>\`, \`/-/resize/<w>x<h>\` (fits inside, 1 to ${MAX_SIDE} px), \`/-/stretch/on|off|fill\`, \`/-/format/jpeg|png|webp|avif\`, \`/-/quality/<1-100>\`. ` +
+          `A side is made at the next of ${SIDE_STEPS.join(', ')} px, a quality at the nearest of ${QUALITY_LEVELS.join(', ')}. ` +
+          `As Uploadcare's \`stretch\`: an original smaller than asked is enlarged (\`on\`, the default; its longer side at most ${MAX_SIDE} px), kept at its size (\`off\`), or kept at its size and centred on white to the size asked (\`fill\`); ` +
+          'a resize to the size the original already has is the original. ' +
           'Answers the bytes with a strong ETag (`If-None-Match` gives 304) and `Cache-Control: ' + IMAGE_CACHE_CONTROL + '`. ' +
           '400: malformed key or transform; 404: no image at the key; 422: the stored image cannot be transformed; ' +
           '429 with Retry-After: this address has had its share of new variants (cached ones are not counted); 503 with Retry-After: too many new variants at once.',

@@ -27,24 +27,34 @@ import {
 } from '../../domain/file/index.js';
 import type { CommandMeta } from '../../domain/metadata.js';
 import { inspectImage } from '../../infra/images/inspect.js';
-import type { UsageStore } from '../../infra/metering/usage-store.js';
 import type { ObjectStore } from '../../infra/objects/port.js';
 import type { BodyBudget, BodyReading } from '../body-budget.js';
 import { HttpError } from '../plugins/errors.js';
+import type { MinuteLimit } from '../plugins/metering.js';
 import { zodRoutes } from '../plugins/validation.js';
 import type { RouteContext } from './context.js';
 
 export interface UploadContext extends RouteContext {
   objects: ObjectStore;
-  /** The per-IP window of the session route (document 1 "Other limits"). */
-  usage: UsageStore;
   uploadBudget: BodyBudget;
 }
 
 /** Document 1: 30 requests a minute per client IP on the session route, counted once authenticated. */
 export const SESSION_UPLOAD_BUCKET = 'api.v1.file.upload.session';
 export const SESSION_UPLOADS_PER_MINUTE = 30;
-const WINDOW_SECONDS = 60;
+
+/**
+ * Document 1 "Other limits": the session route's per-IP window, counted by the metering plugin
+ * after authentication and before the session's organization is looked at or the body read;
+ * its 429 has no Retry-After header, the body carries `retryAfter`.
+ */
+const perAddress: MinuteLimit = {
+  bucket: SESSION_UPLOAD_BUCKET,
+  perMinute: SESSION_UPLOADS_PER_MINUTE,
+  subject: (request) => `ip:${request.ip}`,
+  message: UPLOAD_MESSAGES.rateLimited,
+  retryAfterHeader: false,
+};
 
 /** Parser limits: what a multipart body may hold besides its files, so no part of it grows without bound. */
 export const MULTIPART_LIMITS = {
@@ -122,6 +132,7 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
       'Body: `multipart/form-data` with 1 to 10 image files (`image/jpeg`, `image/png`, `image/webp`, `image/avif`), 1 KB to 10 MB each, under any field name; only the first 10 file parts are read.',
       "Each file's bytes are checked against its declared type, decoded whole, and refused past 50 megapixels.",
       '200: every file stored; 207: some; otherwise 400, 413, 415, 422 or 500 with `error` `No files were stored.` and the same body.',
+      '400 `Failed to parse upload`: a body without a boundary, garbled, or cut off; whole files before the break were stored, and are listed with it.',
       '408 when the body arrives too slowly (under the minimum rate over a window) or not by its deadline: `error` says which, with the files stored before it was cut off, and the connection closes.',
       'The query parameter `folder` is for staff only (403).',
     ].join(' ');
@@ -140,7 +151,7 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
     routes.post(
       '/v1/file/upload/session',
       {
-        config: { auth: 'private-or-session', body: 'none' },
+        config: { auth: 'private-or-session', body: 'none', minuteLimits: [perAddress] },
         schema: {
           summary: 'Upload image files (signed in)',
           description: `${description} Not metered against the plan: ${SESSION_UPLOADS_PER_MINUTE} requests a minute per client IP (429 with \`bucket\`, \`resource\`, \`used\`, \`limit\`, \`retryAfter\`, \`windowSeconds\`; no Retry-After header). With a session cookie (\`stylist_session\`), files belong to the account's first active organization.`,
@@ -149,7 +160,6 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
         },
       },
       async (request, reply) => {
-        await limitPerAddress(request, context.usage);
         const owner = ownerOf(request);
         return upload(request, reply, owner);
       },
@@ -168,7 +178,7 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
     const reading = context.uploadBudget.open(owner.organizationId, Number.isFinite(declared) && declared >= 0 ? Math.min(declared, held) : held);
     reply.raw.once('close', () => reading.close());
     try {
-      const { files, failures, total, drained, cut } = await readFiles(request, owner, reading);
+      const { files, failures, total, drained, cut, malformed } = await readFiles(request, owner, reading);
       const body = {
         files,
         failures: failures.map(({ filename, error }) => ({ filename, error })),
@@ -176,6 +186,13 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
       };
       // The files stored before the cut stand, and are listed; the connection closes (onSend).
       if (cut) return reply.code(cut.statusCode).send({ error: cut.message, ...body });
+      // The body itself is broken: the part it broke in is no file's failure. Whole files read
+      // before the break were checked and stored, so they are listed; the connection closes.
+      if (malformed) {
+        reply.header('connection', 'close');
+        if (total === 0) throw new HttpError(400, UPLOAD_MESSAGES.parseFailed);
+        return reply.code(400).send({ error: UPLOAD_MESSAGES.parseFailed, ...body });
+      }
       await finishBody(request, reply, drained);
       if (total === 0) throw new HttpError(422, UPLOAD_MESSAGES.noFiles);
       const status = uploadStatus(files.length, failures);
@@ -196,6 +213,8 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
     const working = new Set<Promise<unknown>>();
     // Whether the parser goes on reading (and dropping) the rest of the body by itself.
     let drained = true;
+    // Truncated, garbled, or without a boundary: the whole request is refused, not one file.
+    let malformed = false;
     const expired = new Promise<typeof EXPIRED>((resolve) => reading.expired.addEventListener('abort', () => resolve(EXPIRED), { once: true }));
     const parts = request.parts()[Symbol.asyncIterator]();
     try {
@@ -224,9 +243,11 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
       // A limit ends the reading (the parser drops what follows); the files read so far stand.
       if (!(error instanceof PartsLimitError || error instanceof FilesLimitError || error instanceof FieldsLimitError)) {
         drained = false;
-        // A malformed body: refused whole if no file had begun, else the file it broke was counted.
-        if (outcomes.length === 0 && !reading.expired.aborted) throw new HttpError(400, UPLOAD_MESSAGES.parseFailed);
-        request.log.info({ err: error }, 'upload body ended badly after some files');
+        // A deadline that cut the body off is answered as a cut (408), not as a malformed body.
+        if (!reading.expired.aborted) {
+          malformed = true;
+          request.log.info({ err: error }, 'upload body could not be parsed');
+        }
       }
     }
     const cut = reading.expired.aborted ? (reading.expired.reason as HttpError) : null;
@@ -235,7 +256,7 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
     const settled = await Promise.all(outcomes);
     const files = settled.filter((outcome): outcome is UploadedFile => !('error' in outcome));
     const failures = settled.filter((outcome): outcome is FileFailure => 'error' in outcome);
-    return { files, failures, total: settled.length, drained, cut };
+    return { files, failures, total: settled.length, drained, cut, malformed };
   }
 
   /** One file part's bytes, or why it is refused before its bytes are looked at. */
@@ -298,7 +319,7 @@ export const uploadRoutes = (context: UploadContext) => async (app: FastifyInsta
 /**
  * The bytes of one file part, up to the size limit; past it (or for a refused type) read and
  * dropped. Kept bytes are booked in the budget as they arrive (`taken`, for the caller to give
- * back); an expired body cuts the part off (interrupted).
+ * back); an expired body cuts the part off (interrupted); a malformed body throws the parser's error.
  */
 async function receive(part: MultipartFile, keep: boolean, reading: BodyReading): Promise<{ bytes: Buffer; taken: number; tooLarge: boolean; interrupted: boolean }> {
   const chunks: Buffer[] = [];
@@ -316,8 +337,12 @@ async function receive(part: MultipartFile, keep: boolean, reading: BodyReading)
       taken += chunk.length;
       chunks.push(chunk);
     }
-  } catch {
-    return { bytes: Buffer.alloc(0), taken, tooLarge: false, interrupted: true };
+  } catch (error) {
+    // Cut off by the body's deadline: this file was interrupted. Any other break is the parser
+    // finding the body truncated or malformed, which refuses the request, not this file.
+    if (reading.expired.aborted) return { bytes: Buffer.alloc(0), taken, tooLarge: false, interrupted: true };
+    reading.give(taken);
+    throw error;
   } finally {
     reading.expired.removeEventListener('abort', cut);
   }
@@ -353,22 +378,6 @@ async function finishBody(request: FastifyRequest, reply: FastifyReply, drained:
     if (raw.readableEnded) return;
   }
   reply.header('connection', 'close');
-}
-
-/** Document 1 "Other limits": the session route's per-IP window, counted after authentication. */
-async function limitPerAddress(request: FastifyRequest, usage: UsageStore): Promise<void> {
-  const now = new Date();
-  const window = await usage.hitRpm(`ip:${request.ip}`, SESSION_UPLOAD_BUCKET, now, SESSION_UPLOADS_PER_MINUTE);
-  if (window.count <= SESSION_UPLOADS_PER_MINUTE) return;
-  const retryAfter = Math.max(1, Math.ceil((window.windowStart.getTime() + WINDOW_SECONDS * 1000 - now.getTime()) / 1000));
-  throw new HttpError(429, UPLOAD_MESSAGES.rateLimited, {
-    bucket: SESSION_UPLOAD_BUCKET,
-    resource: SESSION_UPLOAD_BUCKET,
-    used: Math.min(window.count, SESSION_UPLOADS_PER_MINUTE),
-    limit: SESSION_UPLOADS_PER_MINUTE,
-    retryAfter,
-    windowSeconds: WINDOW_SECONDS,
-  });
 }
 
 /** Whose files these are: the key's organization, or the signed-in account's first active one. */

@@ -6,14 +6,20 @@
 // Rules where the spec is silent:
 // - The key ends at the first `-` segment; no key the service writes has one.
 // - Each transform may appear once; a repeat is refused (400) rather than one silently winning.
-// - `resize/<w>x<h>` fits inside the box keeping the aspect ratio; nothing is enlarged past the
-//   original, and no side may be asked for above MAX_SIDE.
+// - `resize/<w>x<h>` fits inside the box keeping the aspect ratio; no side may be asked for above
+//   MAX_SIDE.
+// - `stretch/on|off|fill` is Uploadcare's: what a resize does to an original smaller than asked.
+//   `on` (the default) scales it up, `off` leaves it at its size, `fill` leaves it at its size and
+//   pads it with white to the size asked. Uploadcare applies a stretch to the resize after it; here
+//   order is free like every other transform, and a stretch without a resize changes nothing.
 // - Without `format` the variant keeps the original's format; `quality` applies to JPEG, WebP and
 //   AVIF, and to PNG as palette quantisation (fewer colours, fewer bytes).
 
 export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'avif'] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
-export const TRANSFORM_NAMES = ['resize', 'format', 'quality'] as const;
+export const TRANSFORM_NAMES = ['resize', 'stretch', 'format', 'quality'] as const;
+export const STRETCH_MODES = ['on', 'off', 'fill'] as const;
+export type StretchMode = (typeof STRETCH_MODES)[number];
 export type TransformName = (typeof TRANSFORM_NAMES)[number];
 
 /** Longest side a resize may ask for. */
@@ -22,6 +28,8 @@ export const MAX_SIDE = 4096;
 export interface TransformChain {
   width?: number;
   height?: number;
+  /** Absent: `on`. */
+  stretch?: StretchMode;
   format?: ImageFormat;
   quality?: number;
 }
@@ -55,10 +63,14 @@ function applyOne(chain: TransformChain, name: string, value: string | undefined
     throw new InvalidTransform(`Unknown transform "${name}" in "${segment}": transforms are ${TRANSFORM_NAMES.join(', ')}.`);
   }
   if (value === undefined || value === '' || extra.length > 0) {
-    const expected = name === 'resize' ? RESIZE_FORMS : name === 'format' ? `format/${IMAGE_FORMATS.join('|')}` : 'quality/<1-100>';
+    const expected = name === 'resize' ? RESIZE_FORMS : name === 'format' ? `format/${IMAGE_FORMATS.join('|')}` : name === 'stretch' ? `stretch/${STRETCH_MODES.join('|')}` : 'quality/<1-100>';
     throw new InvalidTransform(`Invalid transform "${segment}": expected ${expected}.`);
   }
-  const repeated = (name === 'resize' && (chain.width !== undefined || chain.height !== undefined)) || (name === 'format' && chain.format) || (name === 'quality' && chain.quality !== undefined);
+  const repeated =
+    (name === 'resize' && (chain.width !== undefined || chain.height !== undefined)) ||
+    (name === 'stretch' && chain.stretch) ||
+    (name === 'format' && chain.format) ||
+    (name === 'quality' && chain.quality !== undefined);
   if (repeated) throw new InvalidTransform(`Transform "${name}" is given more than once ("${segment}"); give each transform at most once.`);
   switch (name) {
     case 'resize': {
@@ -68,6 +80,12 @@ function applyOne(chain: TransformChain, name: string, value: string | undefined
       if (match[2]) chain.height = side(match[2], 'height', segment);
       return;
     }
+    case 'stretch':
+      if (!(STRETCH_MODES as readonly string[]).includes(value)) {
+        throw new InvalidTransform(`Invalid transform "${segment}": stretch must be one of ${STRETCH_MODES.join(', ')}.`);
+      }
+      chain.stretch = value as StretchMode;
+      return;
     case 'format':
       if (!(IMAGE_FORMATS as readonly string[]).includes(value)) {
         throw new InvalidTransform(`Invalid transform "${segment}": format must be one of ${IMAGE_FORMATS.join(', ')}.`);
@@ -107,12 +125,13 @@ export function parseImagePath(path: string): ImageRequest {
 const steps = (chain: TransformChain): Array<[TransformName, string]> => {
   const out: Array<[TransformName, string]> = [];
   if (chain.width !== undefined || chain.height !== undefined) out.push(['resize', `${chain.width ?? ''}x${chain.height ?? ''}`]);
+  if (chain.stretch) out.push(['stretch', chain.stretch]);
   if (chain.format) out.push(['format', chain.format]);
   if (chain.quality !== undefined) out.push(['quality', String(chain.quality)]);
   return out;
 };
 
-/** The chain in one fixed order (resize, format, quality): `resize/400x/format/webp/quality/80`. */
+/** The chain in one fixed order (resize, stretch, format, quality): `resize/400x/format/webp/quality/80`. */
 export function normaliseChain(chain: TransformChain): string {
   return steps(chain).map(([name, value]) => `${name}/${value}`).join('/');
 }

@@ -1,10 +1,14 @@
-// The ImageTransformer port: stored image bytes in, their size (from the header) or a resized or
-// re-encoded variant out. The adapter is sharp (libvips). A stored object that claims more pixels
-// than `maxPixels` is refused from its header, before anything is decoded, so a decompression bomb
-// costs nothing.
+// The ImageTransformer port: stored image bytes in (whole, or streamed from the object store), their
+// size (from the header) or a resized or re-encoded variant out. The adapter is sharp (libvips). A
+// stored object that claims more pixels than `maxPixels` is refused from its header, before anything
+// is decoded, so a decompression bomb costs nothing.
+import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { contentTypeOf, type ImageFormat } from '../../domain/image/transforms.js';
 import type { VariantChain } from '../../domain/image/variant-space.js';
+
+/** An original's bytes: whole, or a stream from the object store that sharp reads as it arrives. */
+export type ImageInput = Buffer | Readable;
 
 export interface TransformedImage {
   body: Buffer;
@@ -22,8 +26,8 @@ export interface ImageSize {
 
 export interface ImageTransformer {
   /** From the header alone; UntransformableImage when it cannot be read or has too many pixels. */
-  measure(input: Buffer): Promise<ImageSize>;
-  transform(input: Buffer, chain: VariantChain): Promise<TransformedImage>;
+  measure(input: ImageInput): Promise<ImageSize>;
+  transform(input: ImageInput, chain: VariantChain): Promise<TransformedImage>;
 }
 
 /** The stored object cannot be made into a variant (not an image, damaged, too many pixels). */
@@ -52,11 +56,17 @@ export function sharpTransformer(options: SharpTransformerOptions = {}): ImageTr
   const timeoutSeconds = options.timeoutSeconds ?? 20;
   const avifEffort = options.avifEffort ?? DEFAULT_AVIF_EFFORT;
 
-  const header = async (input: Buffer): Promise<ImageSize> => {
+  /**
+   * The header of `input`, checked. The returned sharp instance holds the input and decodes it
+   * next; its own pixel limit is off, since the check here is the guard and names the sizes.
+   */
+  const open = async (input: ImageInput): Promise<{ image: sharp.Sharp; size: ImageSize }> => {
+    const options: sharp.SharpOptions = { limitInputPixels: false, failOn: 'error' };
+    const { image, failed } = Buffer.isBuffer(input) ? { image: sharp(input, options), failed: null } : streamedInto(input, sharp(options));
     let meta: sharp.Metadata;
     try {
-      // Reads the header only.
-      meta = await sharp(input, { limitInputPixels: false }).metadata();
+      // Reads the header only (a stream is taken whole first: sharp decodes from memory).
+      meta = await (failed ? Promise.race([image.metadata(), failed]) : image.metadata());
     } catch (error) {
       throw new UntransformableImage(`it is not an image that can be read (${reason(error)})`);
     }
@@ -66,25 +76,28 @@ export function sharpTransformer(options: SharpTransformerOptions = {}): ImageTr
     if (width * height > maxPixels) throw new UntransformableImage(`${width}×${height} pixels is over the limit of ${maxPixels / 1_000_000} megapixels`);
     if (width < 1 || height < 1) throw new UntransformableImage('it is not an image that can be read (no size in its header)');
     // EXIF orientations 5 to 8 turn the picture a quarter: what is shown is the other way round.
-    return (meta.orientation ?? 1) >= 5 ? { width: height, height: width } : { width, height };
+    const size = (meta.orientation ?? 1) >= 5 ? { width: height, height: width } : { width, height };
+    return { image, size };
   };
 
   return {
-    measure: header,
+    measure: async (input) => (await open(input)).size,
 
     async transform(input, chain) {
-      await header(input);
+      const { image: opened, size } = await open(input);
       const { format, quality } = chain;
       try {
-        // `limitInputPixels` again: the header check above is the guard, this is the belt.
-        let image = sharp(input, { limitInputPixels: maxPixels, failOn: 'error' }).timeout({ seconds: timeoutSeconds }).rotate();
-        if (chain.width !== undefined || chain.height !== undefined) {
-          image = image.resize({ width: chain.width, height: chain.height, fit: 'inside', withoutEnlargement: true });
+        let image = opened.timeout({ seconds: timeoutSeconds }).rotate();
+        if (chain.pad) {
+          image = image.extend({ ...padding(size, chain), background: WHITE });
+        } else if (chain.width !== undefined || chain.height !== undefined) {
+          // The settled chain decided whether to enlarge (stretch): this does what it says.
+          image = image.resize({ width: chain.width, height: chain.height, fit: 'inside' });
         }
         switch (format) {
           case 'jpeg':
             // JPEG has no alpha: transparent parts become white, not black.
-            image = image.flatten({ background: '#ffffff' }).jpeg({ quality: quality ?? 80, mozjpeg: false });
+            image = image.flatten({ background: WHITE }).jpeg({ quality: quality ?? 80, mozjpeg: false });
             break;
           case 'png':
             image = quality === undefined || quality === 100 ? image.png() : image.png({ quality, palette: true });
@@ -103,6 +116,36 @@ export function sharpTransformer(options: SharpTransformerOptions = {}): ImageTr
       }
     },
   };
+}
+
+/** Uploadcare's default fill colour. */
+const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
+
+/** Around an original of `size`, centred, to the canvas its settled side names (the aspect ratio kept). */
+function padding(size: ImageSize, chain: VariantChain): { top: number; bottom: number; left: number; right: number } {
+  const scale = chain.width !== undefined ? chain.width / size.width : chain.height! / size.height;
+  const width = Math.max(size.width, Math.round(size.width * scale));
+  const height = Math.max(size.height, Math.round(size.height * scale));
+  const left = Math.floor((width - size.width) / 2);
+  const top = Math.floor((height - size.height) / 2);
+  return { top, bottom: height - size.height - top, left, right: width - size.width - left };
+}
+
+/**
+ * `source` piped into `image`. sharp waits for the end of its input, which a source that fails (the
+ * store's connection dropped) never gives: `failed` rejects then instead, for the caller to race.
+ */
+function streamedInto(source: Readable, image: sharp.Sharp): { image: sharp.Sharp; failed: Promise<never> } {
+  const failed = new Promise<never>((_, reject) =>
+    source.once('error', (error) => {
+      source.unpipe(image);
+      reject(error);
+    }),
+  );
+  // Raced only while the header is read; a later failure is the decode's (the input is whole by then).
+  failed.catch(() => {});
+  source.pipe(image);
+  return { image, failed };
 }
 
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);

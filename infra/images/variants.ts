@@ -1,24 +1,28 @@
 // Images as the image route serves them: the stored bytes of a key, or a variant made once.
 //
-//   the chain, snapped to the documented steps (domain/image/variant-space.ts)
-//     → settled against the original's size (read once from its header): nothing left → the original
-//     → memory (LRU, byte-bounded) → in flight? join it → object store (`variants/<key>/<name>`)
+//   the original's version (a HEAD: a rewrite under the same key is another original)
+//     → the chain, snapped to the documented steps (domain/image/variant-space.ts)
+//     → settled against the original's size (read once a version from its header): nothing left → the original
+//     → memory (LRU, byte-bounded) → in flight? join it → object store (`variants/<key>/<version>/<name>`)
 //     → a miss: the client address pays from its bucket (MissBudget, 429 when empty)
 //     → waits its turn for a slot, addresses served in turn (FairSlots: the process's one pool of
-//       sharp slots, shared with looks and match) → sharp
+//       sharp slots, shared with looks and match) → the original streamed into sharp, a bounded
+//       number at a time (OriginalReads)
 //     → room made on the shelf (VariantShelf: a byte budget, least recently used out) → stored
 //
 // A burst for one new variant makes one sharp job (every request joins the first one's promise).
-// Cached variants, in memory or in the store, cost no tokens and wait for no slot. Keys name fixed
-// bytes (uploads get a new key per file, catalogue photos one per item and source): what is served
-// is never revalidated, and the route says so with `immutable`.
+// Cached variants, in memory or in the store, cost no tokens and wait for no slot. Uploads get a new
+// key per file; a catalogue photo keeps its key (one per item and source) and is rewritten when its
+// source changes, so what is cached is keyed by the original's version, checked on every request.
+// The route still says `immutable`: a browser keeps what it was given (issue 27 leaves that so).
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { TransformChain } from '../../domain/image/transforms.js';
 import { settleChain, snapChain, variantKey, VARIANTS_PREFIX, type OriginalImage, type VariantChain } from '../../domain/image/variant-space.js';
-import { InvalidObjectKey, validateObjectKey, type ObjectStore } from '../objects/port.js';
+import { InvalidObjectKey, validateObjectKey, type ObjectInfo, type ObjectStore } from '../objects/port.js';
 import { Abandoned, addressOwner, FairSlots, ImagesBusy, WaitingLineFull } from './fair-slots.js';
 import { MissBudget } from './miss-budget.js';
+import { DEFAULT_ORIGINAL_READS, OriginalReads, versionTag } from './originals.js';
 import { UntransformableImage, type ImageTransformer } from './transform.js';
 import { VariantShelf } from './variant-shelf.js';
 
@@ -62,6 +66,7 @@ export const IMAGE_DEFAULTS = {
   missBurst: 60,
   variantBudgetBytes: 2048 * 1024 * 1024,
   cacheBytes: 64 * 1024 * 1024,
+  originalReads: DEFAULT_ORIGINAL_READS,
 } as const;
 
 /** The bounds of the pool of sharp slots (imageJobSlots); IMAGE_TRANSFORM_SLOTS and the other IMAGE_* settings. */
@@ -111,6 +116,8 @@ export interface ImageDeliveryOptions extends ImageJobSlotsOptions {
   variantBudgetBytes?: number;
   /** Bytes of recently served images kept in memory (default 64 MB; 0 turns the cache off). */
   cacheBytes?: number;
+  /** Originals read from the store (streamed into sharp) at once, to measure or transform them (default 4). */
+  originalReads?: number;
   /** A failure to keep a variant in the store (or to evict one): the variant is still served. */
   onStoreError?: (error: unknown, key: string) => void;
 }
@@ -125,6 +132,9 @@ export interface ImageDeliveryStats {
   keptBytes: number;
   kept: number;
   evicted: number;
+  /** Originals being read into sharp, and reads waiting for their turn. */
+  originalReads: number;
+  originalReadsWaiting: number;
 }
 
 const etagOf = (body: Buffer): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
@@ -187,6 +197,7 @@ export class ImageDelivery {
   private readonly avifCost: number;
   private readonly shelf: VariantShelf;
   private readonly cache: ByteLru;
+  private readonly originals: OriginalReads;
   private readonly described = new Map<string, Description>();
   private readonly inFlight = new Map<string, Load>();
   private readonly onStoreError: (error: unknown, key: string) => void;
@@ -202,6 +213,7 @@ export class ImageDelivery {
     this.onStoreError = options.onStoreError ?? (() => {});
     this.shelf = new VariantShelf({ objects: this.objects, budgetBytes: options.variantBudgetBytes ?? IMAGE_DEFAULTS.variantBudgetBytes, onError: (error, what) => this.onStoreError(error, what) });
     this.cache = new ByteLru(options.cacheBytes ?? IMAGE_DEFAULTS.cacheBytes);
+    this.originals = new OriginalReads(this.objects, options.originalReads ?? IMAGE_DEFAULTS.originalReads);
   }
 
   /**
@@ -212,14 +224,17 @@ export class ImageDelivery {
    */
   async get(key: string, chain: TransformChain | null, client: string = LOCAL_CLIENT, gone?: AbortSignal): Promise<ServedImage | null> {
     validateObjectKey(key);
-    if (!chain) return this.stored(key);
+    // Which bytes are at the key now: what is cached is cached by version.
+    const info = await this.objects.head(key);
+    if (!info || !SERVED_TYPES.has(info.contentType)) return null;
+    if (!chain) return this.stored(info);
     // A variant is served as it is, never made into another: variants of variants would be a space without end.
     if (key.startsWith(VARIANTS_PREFIX)) return null;
-    const original = await this.describe(key);
+    const original = await this.describe(info);
     if (!original) return null;
     const settled = settleChain(snapChain(chain), original);
-    if (!settled) return this.stored(key);
-    return this.variant(key, settled, client, gone);
+    if (!settled) return this.stored(info);
+    return this.variant(info, settled, client, gone);
   }
 
   /** Learns the variants already in the store, and evicts down to the budget; runs once. */
@@ -242,7 +257,8 @@ export class ImageDelivery {
   stats(): ImageDeliveryStats {
     const { running, queued } = this.slots.counts;
     const { keptBytes, kept, evicted } = this.shelf.stats;
-    return { transforms: this.transforms, running, queued, ...this.cache.stats, keptBytes, kept, evicted };
+    const { reading: originalReads, waiting: originalReadsWaiting } = this.originals.counts;
+    return { transforms: this.transforms, running, queued, ...this.cache.stats, keptBytes, kept, evicted, originalReads, originalReadsWaiting };
   }
 
   /** One load per id at a time: whoever asks while it runs joins it. */
@@ -278,11 +294,13 @@ export class ImageDelivery {
     else gone.addEventListener('abort', leave, { once: true });
   }
 
-  private async stored(key: string): Promise<ServedImage | null> {
-    const cached = this.cache.get(key);
+  /** The stored bytes of this version of an object, served whole (and cached) as they are. */
+  private async stored(info: ObjectInfo): Promise<ServedImage | null> {
+    const id = `${info.key}@${info.version}`;
+    const cached = this.cache.get(id);
     if (cached) return cached;
-    const image = await this.once(`stored:${key}`, LOCAL_CLIENT, () => this.loadStored(key));
-    if (image) this.cache.set(key, image);
+    const image = await this.once(`stored:${id}`, LOCAL_CLIENT, () => this.loadStored(info.key));
+    if (image) this.cache.set(id, image);
     return image;
   }
 
@@ -292,16 +310,15 @@ export class ImageDelivery {
     return { body: stored.body, contentType: stored.contentType, etag: etagOf(stored.body) };
   }
 
-  /** The original's size and format, from its header, remembered; null when there is no image at `key`. */
-  private async describe(key: string): Promise<OriginalImage | null> {
-    let description = this.described.get(key);
+  /** The original's size and format, from its header, remembered by version; null when it is gone. */
+  private async describe(info: ObjectInfo): Promise<OriginalImage | null> {
+    const id = `${info.key}@${info.version}`;
+    let description = this.described.get(id);
     if (!description) {
-      const found = await this.once(`describe:${key}`, LOCAL_CLIENT, async (): Promise<Description | null> => {
-        const original = await this.stored(key);
-        if (!original) return null;
+      const found = await this.once(`describe:${id}`, LOCAL_CLIENT, async (): Promise<Description | null> => {
         try {
-          const size = await this.transformer.measure(original.body);
-          return { ...size, format: original.contentType.replace(/^image\//, '') };
+          const size = await this.originals.read(info.key, (original) => this.transformer.measure(original.body));
+          return size && { ...size, format: info.contentType.replace(/^image\//, '') };
         } catch (error) {
           if (error instanceof UntransformableImage) return error;
           throw error;
@@ -312,15 +329,16 @@ export class ImageDelivery {
       description = found;
       if (this.described.size >= MAX_DESCRIBED) this.described.delete(this.described.keys().next().value!);
     } else {
-      this.described.delete(key);
+      this.described.delete(id);
     }
-    this.described.set(key, description);
+    this.described.set(id, description);
     if (description instanceof UntransformableImage) throw description;
     return description;
   }
 
-  private async variant(key: string, chain: VariantChain, client: string, gone?: AbortSignal): Promise<ServedImage | null> {
-    const id = variantKey(key, chain);
+  private async variant(info: ObjectInfo, chain: VariantChain, client: string, gone?: AbortSignal): Promise<ServedImage | null> {
+    const key = info.key;
+    const id = variantKey(key, versionTag(info.version), chain);
     const cached = this.cache.get(id);
     if (cached) {
       this.shelf.used(id);
@@ -352,12 +370,16 @@ export class ImageDelivery {
     let made;
     try {
       // The pool's owner is the address, as match's reads of that address are: one turn across routes.
-      made = await this.slots.run(addressOwner(client), heavy, async () => {
-        const original = await this.stored(key);
-        if (!original) return null;
-        this.transforms++;
-        return this.transformer.transform(original.body, chain);
-      }, abandoned);
+      made = await this.slots.run(
+        addressOwner(client),
+        heavy,
+        () =>
+          this.originals.read(key, (original) => {
+            this.transforms++;
+            return this.transformer.transform(original.body, chain);
+          }),
+        abandoned,
+      );
     } catch (error) {
       // Nothing was made: the address keeps its tokens.
       if (error instanceof WaitingLineFull || error instanceof ImagesBusy || error instanceof Abandoned) this.misses?.refund(client, cost, Date.now());

@@ -7,9 +7,9 @@
 // `+` is outside the key alphabet, so no key can name a sidecar, a temp file or a directory, and
 // directories carry their own marker so that `a` and `a/b` can both be objects, as they can in S3.
 import { randomUUID } from 'node:crypto';
-import { constants as fsConstants, promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs, type BigIntStats } from 'node:fs';
 import path from 'node:path';
-import { validateObjectKey, type ObjectInfo, type ObjectStore, type StoredObject } from './port.js';
+import { validateObjectKey, type ObjectInfo, type ObjectStore, type ObjectStream, type StoredObject } from './port.js';
 
 const DIR_MARK = '+';
 const META_SUFFIX = '+meta.json';
@@ -19,7 +19,16 @@ const SEGMENT = /^[A-Za-z0-9._-]+$/;
 
 interface Sidecar {
   contentType: string;
+  /** A fresh id per write: with the data file's stat, the object's version (older sidecars have none). */
+  written?: string;
 }
+
+/**
+ * A write renames a new file into place: a new inode and time. Inodes are reused and times are
+ * coarse (a few ms), so two quick writes of the same size could look alike: the sidecar's id of
+ * the write tells them apart.
+ */
+const versionOf = (stat: BigIntStats, written: string | undefined): string => `${stat.ino}-${stat.mtimeNs}-${stat.size}-${written ?? ''}`;
 
 const isMissing = (error: unknown): boolean => {
   const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -49,13 +58,18 @@ export async function openFileObjectStore(root: string): Promise<ObjectStore> {
     return { dir, name, data, meta: data + META_SUFFIX };
   };
 
-  const readContentType = async (metaPath: string): Promise<string> => {
+  const readContentType = async (metaPath: string): Promise<string> => (await readSidecar(metaPath)).contentType;
+
+  const readSidecar = async (metaPath: string): Promise<Sidecar> => {
     try {
       const parsed = JSON.parse(await fs.readFile(metaPath, 'utf8')) as Partial<Sidecar>;
-      return typeof parsed.contentType === 'string' && parsed.contentType ? parsed.contentType : DEFAULT_CONTENT_TYPE;
+      return {
+        contentType: typeof parsed.contentType === 'string' && parsed.contentType ? parsed.contentType : DEFAULT_CONTENT_TYPE,
+        written: typeof parsed.written === 'string' ? parsed.written : undefined,
+      };
     } catch (error) {
       // A missing or unreadable sidecar loses only the type, never the bytes.
-      if (isMissing(error) || error instanceof SyntaxError) return DEFAULT_CONTENT_TYPE;
+      if (isMissing(error) || error instanceof SyntaxError) return { contentType: DEFAULT_CONTENT_TYPE };
       throw error;
     }
   };
@@ -106,9 +120,10 @@ export async function openFileObjectStore(root: string): Promise<ObjectStore> {
       // Sidecar first: the data file is what makes an object exist, so a reader never finds bytes
       // without their type. An overwrite that changes the type can still be seen with the new type
       // and the old bytes for the moment between the two renames.
-      await writeAtomically(meta, dir, name, JSON.stringify({ contentType } satisfies Sidecar));
+      const written = randomUUID();
+      await writeAtomically(meta, dir, name, JSON.stringify({ contentType, written } satisfies Sidecar));
       await writeAtomically(data, dir, name, body);
-      return { key, contentType, size: body.length };
+      return { key, contentType, size: body.length, version: versionOf(await fs.stat(data, { bigint: true }), written) };
     },
 
     async get(key): Promise<StoredObject | null> {
@@ -123,18 +138,39 @@ export async function openFileObjectStore(root: string): Promise<ObjectStore> {
       return { key, body, contentType: await readContentType(meta), size: body.length };
     },
 
-    async head(key): Promise<ObjectInfo | null> {
+    async getStream(key): Promise<ObjectStream | null> {
       const { data, meta } = locate(key);
-      let size: number;
+      let handle: fs.FileHandle;
       try {
-        const stat = await fs.stat(data);
-        if (!stat.isFile()) return null;
-        size = stat.size;
+        handle = await fs.open(data, 'r');
       } catch (error) {
         if (isMissing(error)) return null;
         throw error;
       }
-      return { key, contentType: await readContentType(meta), size };
+      try {
+        // The open file is the object as it was when opened, whatever is renamed over it meanwhile.
+        const stat = await handle.stat({ bigint: true });
+        const { contentType, written } = await readSidecar(meta);
+        const body = handle.createReadStream({ autoClose: true });
+        return { key, contentType, size: Number(stat.size), version: versionOf(stat, written), body };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+    },
+
+    async head(key): Promise<ObjectInfo | null> {
+      const { data, meta } = locate(key);
+      let stat: BigIntStats;
+      try {
+        stat = await fs.stat(data, { bigint: true });
+        if (!stat.isFile()) return null;
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+      const { contentType, written } = await readSidecar(meta);
+      return { key, contentType, size: Number(stat.size), version: versionOf(stat, written) };
     },
 
     async delete(key) {

@@ -1,4 +1,5 @@
 // The ObjectStore port: bytes by key (uploads, catalogue images). Adapters: `files.ts`, `s3.ts`.
+import type { Readable } from 'node:stream';
 
 export interface StoredObject {
   key: string;
@@ -11,6 +12,16 @@ export interface ObjectInfo {
   key: string;
   contentType: string;
   size: number;
+  /**
+   * Changes whenever the object is written again (S3: its ETag; files: the data file's inode, time
+   * and size), so what is derived from an object can be keyed by what it was derived from.
+   */
+  version: string;
+}
+
+/** An object's bytes as they are read, for a reader that need not hold them whole. */
+export interface ObjectStream extends ObjectInfo {
+  body: Readable;
 }
 
 export interface ObjectStore {
@@ -18,6 +29,8 @@ export interface ObjectStore {
   put(key: string, body: Buffer, options?: { contentType?: string }): Promise<ObjectInfo>;
   /** null when absent. */
   get(key: string): Promise<StoredObject | null>;
+  /** null when absent. The caller reads `body` to its end or destroys it. */
+  getStream(key: string): Promise<ObjectStream | null>;
   head(key: string): Promise<ObjectInfo | null>;
   /** Deleting an absent key is not an error. */
   delete(key: string): Promise<void>;

@@ -2,7 +2,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { Client, InvalidBucketNameError, S3Error, type BucketItem } from 'minio';
-import { validateObjectKey, type ObjectInfo, type ObjectStore, type StoredObject } from './port.js';
+import { validateObjectKey, type ObjectInfo, type ObjectStore, type ObjectStream, type StoredObject } from './port.js';
 
 export interface S3ObjectStoreOptions {
   /** `http(s)://host[:port]`; buckets are addressed path-style, as MinIO expects. */
@@ -16,6 +16,9 @@ export interface S3ObjectStoreOptions {
 const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 // minio has no request timeout of its own; without one a black-holed endpoint hangs start-up.
 const OPEN_TIMEOUT_MS = 10_000;
+
+/** S3 quotes its ETags; the quotes are not part of the version. */
+const unquoted = (etag: unknown): string => (typeof etag === 'string' ? etag.replace(/^"|"$/g, '') : '');
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
@@ -127,8 +130,8 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
     async put(key, body, putOptions = {}) {
       validateObjectKey(key);
       const contentType = putOptions.contentType || DEFAULT_CONTENT_TYPE;
-      await client.putObject(bucket, key, body, body.length, { 'Content-Type': contentType });
-      return { key, contentType, size: body.length };
+      const written = await client.putObject(bucket, key, body, body.length, { 'Content-Type': contentType });
+      return { key, contentType, size: body.length, version: unquoted(written.etag) };
     },
 
     async get(key): Promise<StoredObject | null> {
@@ -153,12 +156,33 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
       return { key, body, contentType: headers['content-type'] || DEFAULT_CONTENT_TYPE, size: body.length };
     },
 
+    async getStream(key): Promise<ObjectStream | null> {
+      validateObjectKey(key);
+      let response;
+      try {
+        response = await client.getObject(bucket, key);
+      } catch (error) {
+        if (isAbsentKey(error)) return null;
+        throw error;
+      }
+      // The version comes with the bytes, as the type does in get(): no HEAD for a rewrite to slip past.
+      const headers = (response as Partial<IncomingMessage>).headers ?? {};
+      const size = Number(headers['content-length']);
+      return {
+        key,
+        contentType: headers['content-type'] || DEFAULT_CONTENT_TYPE,
+        size: Number.isFinite(size) ? size : 0,
+        version: unquoted(headers.etag),
+        body: response,
+      };
+    },
+
     async head(key): Promise<ObjectInfo | null> {
       validateObjectKey(key);
       try {
         const stat = await client.statObject(bucket, key);
         const contentType = stat.metaData['content-type'];
-        return { key, size: stat.size, contentType: typeof contentType === 'string' && contentType ? contentType : DEFAULT_CONTENT_TYPE };
+        return { key, size: stat.size, contentType: typeof contentType === 'string' && contentType ? contentType : DEFAULT_CONTENT_TYPE, version: unquoted(stat.etag) };
       } catch (error) {
         if (isAbsentKey(error)) return null;
         throw error;

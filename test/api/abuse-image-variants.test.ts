@@ -14,6 +14,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import t, { type Test } from 'tap';
 import { Agent, request } from 'undici';
+import { versionTag } from '../../infra/images/originals.js';
 import { storedCost } from '../../infra/images/variant-shelf.js';
 import { demoJpeg, startS3rver } from '../support/images.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -106,12 +107,14 @@ for (const backend of backends) {
     }
     t.same([...new Set(answers.map((a) => a.status))], [200]);
     t.equal(new Set(answers.map((a) => a.headers.etag)).size, 2, 'two pictures');
-    for (const same of ['resize/4096x', 'resize/800x', 'resize/x1000', 'resize/2000x3000', 'format/jpeg', 'resize/4096x/-/format/jpeg']) {
+    // Larger than the photo changes nothing only with stretch/off: by default it is enlarged.
+    for (const same of ['resize/4096x/-/stretch/off', 'resize/800x', 'stretch/off/-/resize/x1000', 'resize/2000x3000/-/stretch/off', 'format/jpeg', 'resize/4096x/-/format/jpeg/-/stretch/off']) {
       const answer = await service.get(ATTACKER, `/v1/image/${key}/-/${same}`);
       t.equal(answer.headers.etag, original.headers.etag, `${same}: the original`);
     }
     const kept = (await service.platform.objects.list('variants/')).filter((k) => k.includes(key));
-    t.same(kept.sort(), [`variants/${key}/resize-400x.format-jpeg`, `variants/${key}/resize-400x.format-jpeg.quality-60`], 'two variants kept, none for the chains that change nothing');
+    const under = `variants/${key}/${versionTag((await service.platform.objects.head(key))!.version)}`;
+    t.same(kept.sort(), [`${under}/resize-400x.format-jpeg`, `${under}/resize-400x.format-jpeg.quality-60`], 'two variants kept, none for the chains that change nothing');
     t.match(await sharp(answers[1]!.body).metadata(), { width: 400, height: 500 });
     // A kept variant is bytes like any other, but never the original of further variants.
     t.equal((await service.get(ATTACKER, `/v1/image/${kept[0]}`)).status, 200);
@@ -133,7 +136,7 @@ for (const backend of backends) {
       for (const width of widths.slice(0, 5)) t.equal((await service.get(ATTACKER, `/v1/image/${key}/-/resize/${width}x/-/format/webp`)).status, 200);
     }
     t.equal((await service.get(ATTACKER, `/v1/image/${key}`)).status, 200, 'the original is not a new variant');
-    t.equal((await service.get(ATTACKER, `/v1/image/${key}/-/resize/4096x`)).status, 200, 'nor is a resize that changes nothing');
+    t.equal((await service.get(ATTACKER, `/v1/image/${key}/-/resize/4096x/-/stretch/off`)).status, 200, 'nor is a resize that changes nothing');
     // The shopper made nothing yet: its bucket is full.
     for (const width of widths.slice(5)) t.equal((await service.get(SHOPPER, `/v1/image/${key}/-/resize/${width}x/-/format/webp`)).status, 200);
     // Once the shopper has made them, they are cached: the attacker gets them too, at no cost.
@@ -167,7 +170,8 @@ for (const backend of backends) {
     const { count, bytes } = await keptBytes(service);
     t.ok(made >= 50, `${made} variants made`);
     t.ok(bytes <= 1024 * 1024, `${count} kept, ${Math.round(bytes / 1024)} KiB counted of 1024`);
-    t.ok((await service.platform.objects.list('variants/')).includes(`variants/${keys[0]}/resize-320x.format-webp`), 'the card in use all along is kept');
+    const card = `variants/${keys[0]}/${versionTag((await service.platform.objects.head(keys[0]!))!.version)}/resize-320x.format-webp`;
+    t.ok((await service.platform.objects.list('variants/')).includes(card), 'the card in use all along is kept');
     if (backend.name === 'file store') {
       const onDisk = await diskBytes(path.join(service.platform.config.dataDir, 'objects', 'variants+'));
       t.ok(onDisk <= 1024 * 1024, `${Math.round(onDisk / 1024)} KiB of files on disk`);

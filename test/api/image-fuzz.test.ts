@@ -40,6 +40,7 @@ t.test('random keys and transform chains: no 5xx, errors as JSON, every 200 a de
     { weight: 4, arbitrary: fc.tuple(fc.option(size, { nil: '' }), fc.option(size, { nil: '' })).map(([w, h]) => `-/resize/${w}x${h}`) },
     { weight: 3, arbitrary: fc.constantFrom('jpeg', 'png', 'webp', 'avif', 'gif', 'JPEG', 'jpg', '').map((f) => `-/format/${f}`) },
     { weight: 3, arbitrary: fc.oneof(fc.integer({ min: -5, max: 120 }).map(String), junk).map((q) => `-/quality/${q}`) },
+    { weight: 2, arbitrary: fc.oneof(fc.constantFrom('on', 'off', 'fill', 'ON', ''), junk).map((mode) => `-/stretch/${mode}`) },
     { weight: 1, arbitrary: fc.tuple(junk, junk).map(([name, value]) => `-/${name}/${value}`) },
     { weight: 1, arbitrary: junk },
   );
@@ -134,6 +135,7 @@ t.test('valid chains only, from three addresses, more than their share: every an
     height: side,
     format: fc.option(fc.constantFrom('jpeg', 'png', 'webp', 'webp', 'avif'), { nil: undefined }),
     quality: fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }),
+    stretch: fc.option(fc.constantFrom('on' as const, 'off' as const, 'fill' as const), { nil: undefined }),
   });
   const statuses = new Map<number, number>();
   const served = new Set<string>();
@@ -155,7 +157,8 @@ t.test('valid chains only, from three addresses, more than their share: every an
         if (settled) served.add(variantName(settled));
         const meta = await sharp(response.rawPayload).metadata();
         const expected = settled?.width !== undefined ? { width: settled.width, height: Math.round((photo.height * settled.width) / photo.width) } : settled?.height !== undefined ? { width: Math.round((photo.width * settled.height) / photo.height), height: settled.height } : photo;
-        // The side computed from the other one is rounded by libvips its own way: a pixel either side.
+        // A padded variant (stretch/fill) is the size an enlarged one would be. The side computed
+        // from the other one is rounded by libvips its own way: a pixel either side.
         if (Math.abs(meta.width! - expected.width) > 1 || Math.abs(meta.height! - expected.height) > 1) throw new Error((failure = `${meta.width}×${meta.height}, expected ${expected.width}×${expected.height}: ${shown}`));
       }),
       { numRuns: Math.min(RUNS, 250), seed: SEED, timeout: 30_000 },

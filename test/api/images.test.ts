@@ -10,10 +10,12 @@ import { buildApi } from '../../api/app.js';
 import { createLogger } from '../../api/logging.js';
 import { imageRoutes } from '../../api/routes/images.js';
 import { generateDemoCatalogue } from '../../domain/demo-catalogue/generate.js';
+import { versionTag } from '../../infra/images/originals.js';
 import { sharpTransformer } from '../../infra/images/transform.js';
 import { ImageDelivery } from '../../infra/images/variants.js';
 import { openFileObjectStore } from '../../infra/objects/files.js';
 import { bombPng, demoJpeg, storeSetups } from '../support/images.js';
+import { exchange } from '../support/raw-http.js';
 import { startTestService } from '../support/service.js';
 import { until } from '../support/until.js';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -72,15 +74,17 @@ for (const setup of storeSetups()) {
       t.equal((await app.inject({ method: 'HEAD', url: `/v1/image/images/${randomUUID()}.jpeg` })).statusCode, 404);
     });
 
-    t.test('resize: by width, by height, into a box, each side up to the next step; aspect kept, never enlarged, ETag of the variant', async (t) => {
+    t.test('resize: by width, by height, into a box, each side up to the next step; aspect kept, enlarged at most to 4096, ETag of the variant', async (t) => {
       const cases: Array<[string, number, number]> = [
         ['resize/400x', 400, 500],
         ['resize/x300', 256, 320],
         ['resize/400x300', 256, 320],
         ['resize/300x1000', 320, 400],
         ['resize/390x', 400, 500],
-        ['resize/4096x', 800, 1000],
-        ['resize/x4096', 800, 1000],
+        ['resize/x1000', 819, 1024],
+        // 4096 wide would be 5120 high: the longer side stops at 4096.
+        ['resize/4096x', 3277, 4096],
+        ['resize/x4096', 3277, 4096],
       ];
       for (const [transform, width, height] of cases) {
         const response = await get(`/v1/image/${key}/-/${transform}`);
@@ -92,12 +96,47 @@ for (const setup of storeSetups()) {
       const variant = await get(`/v1/image/${key}/-/resize/400x`);
       const stored = await get(`/v1/image/${key}`);
       t.not(variant.headers.etag, stored.headers.etag, 'a variant has its own tag');
-      for (const same of ['resize/4096x', 'resize/800x1000', 'resize/x1000/-/format/jpeg', 'format/jpeg']) {
+      for (const same of ['resize/800x1000', 'resize/800x/-/format/jpeg', 'format/jpeg', 'resize/4096x/-/stretch/off', 'stretch/fill/-/resize/800x']) {
         const response = await get(`/v1/image/${key}/-/${same}`);
         t.equal(response.headers.etag, stored.headers.etag, `${same} changes nothing: the original`);
         t.ok(response.rawPayload.equals(original), `${same}: byte for byte`);
       }
       t.equal((await get(`/v1/image/${key}/-/resize/400x`, { 'if-none-match': String(variant.headers.etag) })).statusCode, 304);
+    });
+
+    t.test("stretch, Uploadcare's: a smaller original is enlarged by default, left as it is with stretch/off, centred on white with stretch/fill", async (t) => {
+      const small = `uploads/${randomUUID()}.png`;
+      const red = await sharp({ create: { width: 100, height: 125, channels: 3, background: { r: 200, g: 0, b: 0 } } }).png().toBuffer();
+      await objects.put(small, red, { contentType: 'image/png' });
+      const pixels = async (body: Buffer) => {
+        const { data, info } = await sharp(body).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+        return { width: info.width, height: info.height, at: (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)] };
+      };
+      const RED = [200, 0, 0];
+      const WHITE = [255, 255, 255];
+
+      for (const stretch of ['', '/-/stretch/on']) {
+        const enlarged = await get(`/v1/image/${small}/-/resize/200x${stretch}`);
+        t.equal(enlarged.statusCode, 200);
+        const image = await pixels(enlarged.rawPayload);
+        t.same([image.width, image.height, image.at(0, 0), image.at(199, 249)], [200, 250, RED, RED], `resize/200x${stretch}: enlarged, red to the corners`);
+      }
+      const capped = await pixels((await get(`/v1/image/${small}/-/resize/4096x`)).rawPayload);
+      t.same([capped.width, capped.height], [3277, 4096], 'enlarged until the longer side is 4096');
+
+      const stored = await get(`/v1/image/${small}`);
+      const off = await get(`/v1/image/${small}/-/stretch/off/-/resize/200x`);
+      t.same([off.statusCode, off.headers.etag, off.rawPayload.equals(red)], [200, stored.headers.etag, true], 'stretch/off: the original, byte for byte');
+      const offWebp = await get(`/v1/image/${small}/-/resize/200x/-/stretch/off/-/format/webp`);
+      t.match(await decode(offWebp.rawPayload), { format: 'webp', width: 100, height: 125 }, 'stretch/off with another format: re-encoded at its own size');
+
+      const filled = await pixels((await get(`/v1/image/${small}/-/stretch/fill/-/resize/200x/-/format/png`)).rawPayload);
+      t.same([filled.width, filled.height], [200, 250], 'stretch/fill: the size asked');
+      // The original at its own size, centred: 50 px of white either side, 62 above and 63 below.
+      t.same([filled.at(50, 62), filled.at(149, 186), filled.at(100, 125)], [RED, RED, RED], 'the original, not enlarged, in the middle');
+      t.same([filled.at(0, 0), filled.at(49, 125), filled.at(150, 125), filled.at(100, 61), filled.at(100, 187), filled.at(199, 249)], Array(6).fill(WHITE), 'white around it');
+      const box = await get(`/v1/image/${small}/-/resize/400x400/-/stretch/fill`);
+      t.match(await decode(box.rawPayload), { format: 'png', width: 320, height: 400 }, 'a box: the size the enlarged original would have had');
     });
 
     t.test('format: each output decodes as what it says it is', async (t) => {
@@ -142,8 +181,9 @@ for (const setup of storeSetups()) {
       for (const order of orders) answers.push(await get(`/v1/image/${own}/${order}`));
       t.same(new Set(answers.map((a) => a.headers.etag)).size, 1);
       t.ok(answers.every((a) => a.rawPayload.equals(answers[0]!.rawPayload)));
-      t.same(await objects.list(`variants/${own}/`), [`variants/${own}/resize-320x.format-webp.quality-60`], 'one stored variant, under the settled chain');
-      const stored = await objects.get(`variants/${own}/resize-320x.format-webp.quality-60`);
+      const version = versionTag((await objects.head(own))!.version);
+      t.same(await objects.list(`variants/${own}/`), [`variants/${own}/${version}/resize-320x.format-webp.quality-60`], 'one stored variant, under the version of its original and the settled chain');
+      const stored = await objects.get(`variants/${own}/${version}/resize-320x.format-webp.quality-60`);
       t.equal(stored?.contentType, 'image/webp');
       t.ok(stored?.body.equals(answers[0]!.rawPayload), 'the store holds what was served');
     });
@@ -173,12 +213,24 @@ for (const setup of storeSetups()) {
       t.equal(missing.headers['cache-control'], 'no-store', 'a 404 is not cached: the image may be uploaded next');
       t.equal((await get(`/v1/image/images/${randomUUID()}.jpeg/-/resize/100x`)).statusCode, 404, 'a variant of nothing');
 
-      const badKeys = ['/v1/image/', '/v1/image/a//b.jpeg', '/v1/image/a/../b.jpeg', '/v1/image/has%20space.jpeg', `/v1/image/${'a'.repeat(1100)}`, `/v1/image/images/${'a'.repeat(300)}.jpeg`];
-      for (const url of badKeys) {
+      // docs/storefront.md: a malformed key is 400 `Invalid image key: …`, never "not found".
+      const badKeys: Array<[string, RegExp]> = [
+        ['/v1/image/', /^Invalid image key: "": empty$/],
+        ['/v1/image/a//b.jpeg', /: empty path segment$/],
+        ['/v1/image/has%20space.jpeg', /^Invalid image key: "has space\.jpeg": only letters, digits/],
+        [`/v1/image/${'a'.repeat(1100)}`, /: longer than 1024 bytes$/],
+        [`/v1/image/images/${'a'.repeat(300)}.jpeg`, /: a path segment is longer than 200 bytes$/],
+      ];
+      for (const [url, error] of badKeys) {
         const response = await get(url);
-        t.ok([400, 404].includes(response.statusCode), `${url.slice(0, 40)} → ${response.statusCode}`);
-        t.match(response.json(), { error: String }, url.slice(0, 40));
+        t.same(response.statusCode, 400, url.slice(0, 40));
+        t.match(response.json(), { error }, url.slice(0, 40));
       }
+      // A `..` segment, sent as it is (app.inject, like a browser, would resolve it away first).
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as { port: number };
+      const dotted = await exchange(port, Buffer.from('GET /v1/image/a/../b.jpeg HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'));
+      t.same([dotted.status, JSON.parse(dotted.body)], [400, { error: 'Invalid image key: "a/../b.jpeg": "." and ".." segments are not allowed' }], 'a/../b.jpeg');
       t.match((await get('/v1/image/a//b.jpeg')).json(), { error: /^Invalid image key: "a\/\/b\.jpeg": empty path segment$/ });
       const long = await get(`/v1/image/images/${'a'.repeat(300)}.jpeg/-/resize/100x`);
       t.equal(long.statusCode, 400, 'a segment no file system could name: refused by the key check');
@@ -186,7 +238,8 @@ for (const setup of storeSetups()) {
 
       const blur = await get(`/v1/image/${key}/-/blur/4`);
       t.equal(blur.statusCode, 400);
-      t.match(blur.json(), { error: 'Unknown transform "blur" in "-/blur/4": transforms are resize, format, quality.' });
+      t.match(blur.json(), { error: 'Unknown transform "blur" in "-/blur/4": transforms are resize, stretch, format, quality.' });
+      t.match((await get(`/v1/image/${key}/-/stretch/maybe/-/resize/100x`)).json(), { error: 'Invalid transform "-/stretch/maybe": stretch must be one of on, off, fill.' });
       t.match((await get(`/v1/image/${key}/-/resize/5000x`)).json(), { error: /"-\/resize\/5000x": width must be a whole number from 1 to 4096/ });
       t.match((await get(`/v1/image/${key}/-/format/gif`)).json(), { error: /format must be one of jpeg, png, webp, avif/ });
       const twice = await get(`/v1/image/${key}/-/resize/100x/-/resize/200x`);

@@ -146,12 +146,14 @@ t.test('over a real socket: hostile shapes each get a 4xx or a 2xx, never a 5xx'
     // The parser keeps 8 KB of a part's headers: the Content-Type after the long name is lost.
     ['a huge part header', rawUpload(multipart([{ filename: `${'h'.repeat(100_000)}.jpg`, contentType: 'image/jpeg', body: jpeg }], 'b0undary')), [400, 415, 422]],
     ['a huge HTTP header', rawUpload(multipart([{ filename: 'a.jpg', contentType: 'image/jpeg', body: jpeg }], 'b0undary'), { extraHeaders: [`X-Padding: ${'p'.repeat(20_000)}`] }), [431]],
-    ['the wrong boundary', rawUpload(multipart([{ filename: 'a.jpg', contentType: 'image/jpeg', body: jpeg }], 'other')), [422, 400]],
+    // The declared boundary never comes: the body ends inside its preamble, malformed (document 2).
+    ['the wrong boundary', rawUpload(multipart([{ filename: 'a.jpg', contentType: 'image/jpeg', body: jpeg }], 'other')), [400]],
     ['no boundary', rawUpload(multipart([{ filename: 'a.jpg', contentType: 'image/jpeg', body: jpeg }], 'b0undary'), { type: 'multipart/form-data' }), [400]],
     ['a boundary of 200 characters', rawUpload(multipart([{ filename: 'a.jpg', contentType: 'image/jpeg', body: jpeg }], 'b'.repeat(200)), { type: `multipart/form-data; boundary=${'b'.repeat(200)}` }), [200, 400]],
     ['chunked', rawUpload(multipart([{ filename: 'a.jpg', contentType: 'image/jpeg', body: jpeg }], 'b0undary'), { chunked: true }), [200]],
     ['a body cut off mid-file', rawUpload(multipart([{ filename: 'a.jpg', contentType: 'image/jpeg', body: jpeg }], 'b0undary').subarray(0, 1500)), [400]],
-    ['a body cut off between parts', rawUpload(multipart([{ filename: 'a.jpg', contentType: 'image/jpeg', body: jpeg }, { filename: 'b.jpg', contentType: 'image/jpeg', body: jpeg }], 'b0undary').subarray(0, jpeg.length + 300)), [207]],
+    // Issue 27: a truncated body is refused whole (the first, whole file is listed as stored).
+    ['a body cut off between parts', rawUpload(multipart([{ filename: 'a.jpg', contentType: 'image/jpeg', body: jpeg }, { filename: 'b.jpg', contentType: 'image/jpeg', body: jpeg }], 'b0undary').subarray(0, jpeg.length + 300)), [400]],
   ];
   for (const [name, bytes, expected] of cases) {
     const answer = await exchange(port, bytes).catch((error: Error) => ({ status: 0, contentType: '', body: error.message }));
@@ -267,14 +269,19 @@ t.test('the pace of a body: random pieces and pauses over real sockets answer 20
     const total = pauses.reduce<number>((sum, pause) => sum + pause, 0);
     // Two windows of silence hold a whole window of it, wherever the windows fall.
     const surelySlow = pauses.some((pause) => pause >= 2 * limits.windowMs) || total > limits.deadlineMs + 500;
-    const surelyFast = pauses.every((pause) => pause <= 200) && total <= limits.deadlineMs / 2;
+    // Fast beyond doubt even when a saturated machine delays the server's timers and reads by a
+    // second: no pause the slow-body check could mistake for silence.
+    const surelyFast = pauses.every((pause) => pause <= 50) && total <= limits.deadlineMs / 4;
     const expected = surelySlow ? [408] : surelyFast ? [200] : [200, 408];
     t.ok(expected.includes(answer.status), `${plan}: ${answer.status}, expected ${expected.join(' or ')} (${answer.text.slice(-200)})`);
     t.ok(typeof answer.json?.error === 'string' || answer.status === 200, `${plan}: a JSON answer`);
     for (const file of answer.json?.files ?? []) stored.add(file.key);
     if (answer.status === 408) {
       t.ok([BODY_MESSAGES.slow(limits), BODY_MESSAGES.deadline(limits)].includes(answer.json?.error), `${plan}: says why (${answer.json?.error})`);
-      t.ok(answer.ms < limits.deadlineMs + 1_000, `${plan}: answered by the deadline (${answer.ms.toFixed(0)} ms)`);
+      // At the deadline, not when the client would finish: a plan of that kind sends for longer than
+      // this bound, which leaves a loaded machine a few seconds of slack.
+      if (total > limits.deadlineMs + 4_000) t.ok(answer.ms < limits.deadlineMs + 3_000, `${plan}: answered by the deadline (${answer.ms.toFixed(0)} ms), not when the client finishes (${total} ms)`);
+      else t.ok(answer.ms < total + limits.deadlineMs + 3_000, `${plan}: answered (${answer.ms.toFixed(0)} ms)`);
     }
   }
   t.same(await paced.platform.objects.list('uploads/'), [...stored].sort(), 'the store holds exactly the files answered as stored');

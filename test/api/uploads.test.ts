@@ -136,15 +136,33 @@ t.test('all failed: 413 over 10 MB, 415 refused or mismatched types, 422 too sma
   t.same(answer.json.summary, { total: 3, succeeded: 0, failed: 3 });
 });
 
-t.test('400: an unparseable body, or every file cut off mid-upload', async (t) => {
+t.test('400 Failed to parse upload: a body without a boundary, garbled, or truncated is refused whole, not as a file', async (t) => {
   let answer = await send({ body: multipart([file(jpeg)]), contentType: 'multipart/form-data' });
   t.same([answer.status, answer.json], [400, { error: 'Failed to parse upload' }], 'no boundary parameter');
   answer = await send({ body: 'this is not multipart at all', contentType: multipartType() });
-  t.same([answer.status, answer.json], [400, { error: 'Failed to parse upload' }], 'malformed');
+  t.same([answer.status, answer.json], [400, { error: 'Failed to parse upload' }], 'text with a multipart type');
+  const garbage = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256));
+  answer = await send({ body: garbage, contentType: multipartType() });
+  t.same([answer.status, answer.json], [400, { error: 'Failed to parse upload' }], 'garbage bytes with a multipart type');
+  answer = await send({ body: Buffer.concat([Buffer.from(`--${BOUNDARY}\r\n`), garbage]), contentType: multipartType() });
+  t.same([answer.status, answer.json], [400, { error: 'Failed to parse upload' }], 'a boundary, then garbage');
+
   const cut = multipart([file(jpeg, 'cut.jpg')], BOUNDARY, false).subarray(0, 400);
   answer = await send({ body: cut, contentType: multipartType() });
-  t.equal(answer.status, 400, 'the only file broke mid-upload');
-  t.same(answer.json, { error: 'No files were stored.', files: [], failures: [{ filename: 'cut.jpg', error: UPLOAD_MESSAGES.interrupted }], summary: { total: 1, succeeded: 0, failed: 1 } });
+  t.same([answer.status, answer.json], [400, { error: 'Failed to parse upload' }], 'the body ends in the middle of its only part');
+  t.equal(answer.headers.connection, 'close');
+
+  // The first file was whole, checked and stored before the body broke: it stands, and is listed.
+  const second = await makeJpeg(64, 48, 77);
+  const whole = multipart([file(second, 'whole.jpg'), file(jpeg, 'cut.jpg')], BOUNDARY, false);
+  answer = await send({ body: whole.subarray(0, whole.length - 300), contentType: multipartType() });
+  t.equal(answer.status, 400, 'the body ends in the middle of its second part');
+  t.equal(answer.json.error, 'Failed to parse upload');
+  t.same(answer.json.failures, [], 'the broken part is not a file that failed');
+  t.same(answer.json.files.map((f: { filename: string; sha256: string }) => [f.filename, f.sha256]), [['whole.jpg', createHash('sha256').update(second).digest('hex')]]);
+  t.same(answer.json.summary, { total: 1, succeeded: 1, failed: 0 });
+  const stored = await app.inject({ method: 'GET', url: `/v1/image/${answer.json.files[0].key}` });
+  t.same([stored.statusCode, stored.rawPayload.equals(second)], [200, true], 'the whole file is served');
 });
 
 t.test('415 and 422 before any file: wrong Content-Type, no body, no file parts', async (t) => {

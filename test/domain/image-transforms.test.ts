@@ -33,6 +33,7 @@ t.test('each transform and each resize form', async (t) => {
   t.same(parseImagePath(`${KEY}/-/quality/1`).chain, { quality: 1 });
   t.same(parseImagePath(`${KEY}/-/quality/100`).chain, { quality: 100 });
   t.same(parseImagePath(`${KEY}/-/resize/400x/-/format/webp/-/quality/70`), { key: KEY, chain: { width: 400, format: 'webp', quality: 70 } });
+  for (const stretch of ['on', 'off', 'fill']) t.same(parseImagePath(`${KEY}/-/stretch/${stretch}/-/resize/400x`).chain, { width: 400, stretch }, `stretch/${stretch}`);
 });
 
 t.test('the same transforms in another order are the same variant', async (t) => {
@@ -43,8 +44,8 @@ t.test('the same transforms in another order are the same variant', async (t) =>
     '-/quality/70/-/resize/400x/-/format/webp',
   ];
   const photo: OriginalImage = { width: 800, height: 1000, format: 'jpeg' };
-  const keys = new Set(orders.map((order) => variantKey(KEY, settleChain(snapChain(parseImagePath(`${KEY}/${order}`).chain!), photo)!)));
-  t.same([...keys], [`variants/${KEY}/resize-400x.format-webp.quality-75`]);
+  const keys = new Set(orders.map((order) => variantKey(KEY, 'v1', settleChain(snapChain(parseImagePath(`${KEY}/${order}`).chain!), photo)!)));
+  t.same([...keys], [`variants/${KEY}/v1/resize-400x.format-webp.quality-75`]);
   t.equal(imagePath(KEY, parseImagePath(`${KEY}/${orders[2]}`).chain), `${KEY}/-/resize/400x/-/format/webp/-/quality/70`, 'the normal path of a link');
   t.equal(imagePath(KEY, null), KEY);
 });
@@ -56,8 +57,9 @@ t.test('normalising is order-free and round-trips, for any chain (property)', as
       .map(([w, h]) => ['resize', `${w ?? ''}x${h ?? ''}`] as const),
     fc.constantFrom('jpeg', 'png', 'webp', 'avif').map((f) => ['format', f] as const),
     fc.integer({ min: 1, max: 100 }).map((q) => ['quality', String(q)] as const),
+    fc.constantFrom('on', 'off', 'fill').map((mode) => ['stretch', mode] as const),
   );
-  const chains = fc.uniqueArray(step, { minLength: 1, maxLength: 3, selector: ([name]) => name });
+  const chains = fc.uniqueArray(step, { minLength: 1, maxLength: 4, selector: ([name]) => name });
   fc.assert(
     fc.property(chains, fc.infiniteStream(fc.nat()), (steps, seeds) => {
       const shuffled = [...steps].sort(() => (seeds.next().value % 2 ? 1 : -1));
@@ -73,7 +75,7 @@ t.test('normalising is order-free and round-trips, for any chain (property)', as
 
 t.test('malformed, unknown and repeated transforms are refused with a message naming them', async (t) => {
   const refused: Array<[string, RegExp]> = [
-    ['-/blur/3', /^Unknown transform "blur" in "-\/blur\/3": transforms are resize, format, quality\.$/],
+    ['-/blur/3', /^Unknown transform "blur" in "-\/blur\/3": transforms are resize, stretch, format, quality\.$/],
     ['-/resize', /"-\/resize": expected resize\/<width>x/],
     ['-/resize/', /"-\/resize\/": expected resize/],
     ['-/resize/x', /"-\/resize\/x": expected resize/],
@@ -92,6 +94,9 @@ t.test('malformed, unknown and repeated transforms are refused with a message na
     ['-/quality/0', /"-\/quality\/0": quality must be a whole number from 1 to 100/],
     ['-/quality/101', /quality must be/],
     ['-/quality/high', /quality must be/],
+    ['-/stretch/yes', /"-\/stretch\/yes": stretch must be one of on, off, fill/],
+    ['-/stretch', /"-\/stretch": expected stretch\/on\|off\|fill/],
+    ['-/stretch/off/-/resize/400x/-/stretch/fill', /^Transform "stretch" is given more than once/],
     ['-', /^Empty transform after "-"/],
     ['-/', /^Empty transform/],
     ['-/resize/400x/-', /^Empty transform/],
@@ -105,10 +110,11 @@ t.test('malformed, unknown and repeated transforms are refused with a message na
   }
 });
 
-t.test('variants are kept under variants/<key>/<variant name>, the format always named', async (t) => {
-  t.equal(variantKey('uploads/ab.png', { height: 20, format: 'png', quality: 40 }), 'variants/uploads/ab.png/resize-x20.format-png.quality-40');
-  t.equal(variantKey('uploads/ab.png', { format: 'avif' }), 'variants/uploads/ab.png/format-avif');
+t.test('variants are kept under variants/<key>/<version of the original>/<variant name>, the format always named', async (t) => {
+  t.equal(variantKey('uploads/ab.png', '9f86d081884c7d65', { height: 20, format: 'png', quality: 40 }), 'variants/uploads/ab.png/9f86d081884c7d65/resize-x20.format-png.quality-40');
+  t.equal(variantKey('uploads/ab.png', 'v2', { format: 'avif' }), 'variants/uploads/ab.png/v2/format-avif');
   t.equal(variantName({ width: 4096, format: 'jpeg' }), 'resize-4096x.format-jpeg');
+  t.equal(variantName({ width: 1024, pad: true, format: 'png' }), 'resize-1024x.fill.format-png');
 });
 
 const PORTRAIT: OriginalImage = { width: 800, height: 1000, format: 'jpeg' };
@@ -121,28 +127,45 @@ t.test('sides go up to the next step, qualities to the nearest level (halfway up
   t.same(snapChain({}), {});
 });
 
-t.test('settled against the original: the side that binds, never enlarged, the format named, nothing to do is the original', async (t) => {
+t.test('settled against the original: the side that binds, enlarged unless stretch says not, the format named, nothing to do is the original', async (t) => {
   const cases: Array<[TransformChain, ReturnType<typeof settleChain>]> = [
     [{ width: 400 }, { width: 400, format: 'jpeg' }],
     [{ height: 320 }, { height: 320, format: 'jpeg' }],
     [{ width: 400, height: 320 }, { height: 320, format: 'jpeg' }],
     [{ width: 320, height: 1024 }, { width: 320, format: 'jpeg' }],
     [{ width: 400, height: 500 }, { width: 400, format: 'jpeg' }],
-    // The original fits the box: no resize, and with nothing else asked, the original itself.
+    // Already the size asked: no resize, and with nothing else asked, the original itself.
     [{ width: 800 }, null],
-    [{ width: 4096, height: 4096 }, null],
-    [{ height: 1024 }, null],
+    [{ width: 800, stretch: 'fill' }, null],
     [{ format: 'jpeg' }, null],
     [{}, null],
-    [{ width: 4096, format: 'webp' }, { format: 'webp' }],
+    [{ stretch: 'fill' }, null],
     [{ quality: 60 }, { format: 'jpeg', quality: 60 }],
+    // Smaller than asked: enlarged (Uploadcare's stretch/on, the default) ...
+    [{ height: 1024 }, { height: 1024, format: 'jpeg' }],
+    [{ width: 1200, stretch: 'on' }, { width: 1200, format: 'jpeg' }],
+    // ... at most to MAX_SIDE on the longer side (4096 wide would make it 5120 high) ...
+    [{ width: 4096, height: 4096 }, { height: 4096, format: 'jpeg' }],
+    [{ width: 4096, format: 'webp' }, { height: 4096, format: 'webp' }],
+    // ... left at its size (stretch/off) ...
+    [{ height: 1024, stretch: 'off' }, null],
+    [{ width: 4096, height: 4096, stretch: 'off' }, null],
+    [{ width: 4096, format: 'webp', stretch: 'off' }, { format: 'webp' }],
+    [{ width: 400, stretch: 'off' }, { width: 400, format: 'jpeg' }],
+    // ... or padded to the size it would have had (stretch/fill); a shrink is a shrink.
+    [{ width: 1200, stretch: 'fill' }, { width: 1200, pad: true, format: 'jpeg' }],
+    [{ width: 4096, stretch: 'fill' }, { height: 4096, pad: true, format: 'jpeg' }],
+    [{ width: 400, stretch: 'fill' }, { width: 400, format: 'jpeg' }],
   ];
   for (const [chain, settled] of cases) t.same(settleChain(chain, PORTRAIT), settled, JSON.stringify(chain));
   // A GIF's variants are JPEG unless asked otherwise; asking for JPEG is asking for a variant.
   const gif: OriginalImage = { width: 100, height: 80, format: 'gif' };
   t.same(settleChain({ width: 48 }, gif), { width: 48, format: 'jpeg' });
   t.same(settleChain({ format: 'jpeg' }, gif), { format: 'jpeg' });
-  t.same(settleChain({ width: 128 }, gif), null, 'an unchanged GIF is the GIF');
+  t.same(settleChain({ width: 128, stretch: 'off' }, gif), null, 'an unchanged GIF is the GIF');
+  t.same(settleChain({ width: 128 }, gif), { width: 128, format: 'jpeg' }, 'an enlarged GIF is a JPEG');
+  // An original longer than MAX_SIDE asked to grow is capped, which shrinks it.
+  t.same(settleChain({ height: 200 }, { width: 5000, height: 100, format: 'png' }), { width: 4096, format: 'png' });
 });
 
 t.test('any chain, of any size and quality, lands on a documented variant or the original (property)', async (t) => {
@@ -152,6 +175,7 @@ t.test('any chain, of any size and quality, lands on a documented variant or the
     height: side,
     format: fc.option(fc.constantFrom(...IMAGE_FORMATS), { nil: undefined }),
     quality: fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }),
+    stretch: fc.option(fc.constantFrom('on' as const, 'off' as const, 'fill' as const), { nil: undefined }),
   });
   const original = fc.record({ width: fc.integer({ min: 1, max: 8000 }), height: fc.integer({ min: 1, max: 8000 }), format: fc.constantFrom('jpeg', 'png', 'webp', 'avif', 'gif') });
   fc.assert(
@@ -163,12 +187,16 @@ t.test('any chain, of any size and quality, lands on a documented variant or the
       for (const value of [settled.width, settled.height]) {
         if (value !== undefined && !SIDE_STEPS.includes(value)) throw new Error(`side ${value} is not a step`);
       }
-      if (settled.width !== undefined && settled.width >= photo.width) throw new Error('a resize that enlarges');
-      if (settled.height !== undefined && settled.height >= photo.height) throw new Error('a resize that enlarges');
+      const scale = settled.width !== undefined ? settled.width / photo.width : settled.height !== undefined ? settled.height / photo.height : 1;
+      if (scale === 1 && (settled.width !== undefined || settled.height !== undefined)) throw new Error('a resize to the same size');
+      if (Math.round(Math.max(photo.width, photo.height) * Math.min(scale, 1e9)) > MAX_SIDE && scale > 1) throw new Error(`enlarged past ${MAX_SIDE}`);
+      if (scale > 1 && asked.stretch === 'off') throw new Error('enlarged with stretch/off');
+      if (settled.pad && (scale <= 1 || asked.stretch !== 'fill')) throw new Error('padded without stretch/fill of a smaller original');
+      if (scale > 1 && asked.stretch === 'fill' && !settled.pad) throw new Error('stretch/fill enlarged');
       if (settled.quality !== undefined && !QUALITY_LEVELS.includes(settled.quality)) throw new Error(`quality ${settled.quality}`);
       if (!(IMAGE_FORMATS as readonly string[]).includes(settled.format)) throw new Error('no format');
       // Settling is idempotent: a settled chain asked again is itself.
-      const again = settleChain(snapChain(settled), photo);
+      const again = settleChain(snapChain({ ...settled, pad: undefined, ...(settled.pad && { stretch: 'fill' }) } as TransformChain), photo);
       if (variantName(again!) !== variantName(settled)) throw new Error(`settled twice: ${variantName(settled)} then ${again && variantName(again)}`);
     }),
     { numRuns: 2000 },
@@ -180,19 +208,28 @@ t.test('one original has a small, fixed number of variants, however many chains 
   const names = new Set<string>();
   const formats = [undefined, ...IMAGE_FORMATS];
   const qualities = [undefined, 1, 50, 68, 100];
-  // Every width alone, every height alone, and as many boxes: 12,288 resize forms.
+  const stretches = [undefined, 'off', 'fill'] as const;
+  // Every width alone, every height alone, and as many boxes: 12,288 resize forms, each in three stretches.
   const resizes: TransformChain[] = [{}];
   for (let side = 1; side <= MAX_SIDE; side++) resizes.push({ width: side }, { height: side }, { width: side, height: MAX_SIDE + 1 - side });
   for (const resize of resizes) {
-    for (const format of formats) {
-      for (const quality of qualities) {
-        const settled = settleChain(snapChain({ ...resize, ...(format && { format }), ...(quality && { quality }) }), PORTRAIT);
-        if (settled) names.add(variantName(settled));
+    for (const stretch of stretches) {
+      for (const format of formats) {
+        for (const quality of qualities) {
+          const settled = settleChain(snapChain({ ...resize, ...(stretch && { stretch }), ...(format && { format }), ...(quality && { quality }) }), PORTRAIT);
+          if (settled) names.add(variantName(settled));
+        }
       }
     }
   }
   t.ok(names.size <= variantsPerOriginal(), `${names.size} variants at most (bound ${variantsPerOriginal()} for any original)`);
-  // Steps below each side, or no resize; each format; each quality level or none; less the original.
-  const resizeForms = SIDE_STEPS.filter((step) => step < PORTRAIT.width).length + SIDE_STEPS.filter((step) => step < PORTRAIT.height).length + 1;
+  // Widths: every step but the photo's own width, up to where the height would pass MAX_SIDE
+  // (those are the 4096 height). Heights: every step. Each of those larger than the photo again,
+  // padded. Or no resize. Each format; each quality level or none; less the original.
+  const tall = PORTRAIT.height / PORTRAIT.width;
+  const widths = SIDE_STEPS.filter((step) => step !== PORTRAIT.width && step * tall <= MAX_SIDE);
+  const heights = SIDE_STEPS;
+  const padded = widths.filter((step) => step > PORTRAIT.width).length + heights.filter((step) => step > PORTRAIT.height).length;
+  const resizeForms = widths.length + heights.length + padded + 1;
   t.equal(names.size, resizeForms * IMAGE_FORMATS.length * (QUALITY_LEVELS.length + 1) - 1, `${names.size} distinct variants of an 800×1000 photo`);
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import t, { type Test } from 'tap';
+import { replaceOriginal, versionTag } from '../../infra/images/originals.js';
 import { sharpTransformer, type ImageTransformer } from '../../infra/images/transform.js';
 import { ImageDelivery, imageJobSlots, ImagesBusy, TooManyNewVariants, type ImageDeliveryOptions } from '../../infra/images/variants.js';
 import { LookRenderer, type LookDrawing } from '../../infra/images/look-renderer.js';
@@ -41,33 +42,36 @@ async function setup(t: Test, options: Options = {}) {
   };
   const images = new ImageDelivery({ objects, transformer: counting, missRate: null, ...options });
   const key = `images/${randomUUID()}.jpeg`;
-  await objects.put(key, await demoJpeg(1600), { contentType: 'image/jpeg' });
-  return { objects, images, watch, key };
+  const { version } = await objects.put(key, await demoJpeg(1600), { contentType: 'image/jpeg' });
+  // Where this original's variants are kept: under the version they were made from.
+  const kept = `variants/${key}/${versionTag(version)}`;
+  return { objects, images, watch, key, kept };
 }
 
 t.test('fifty requests at once for one new variant: one sharp job, one stored object, the same bytes for all', async (t) => {
-  const { objects, images, watch, key } = await setup(t);
+  const { objects, images, watch, key, kept } = await setup(t);
   const served = await Promise.all(Array.from({ length: 50 }, () => images.get(key, { width: 400, format: 'webp' })));
   t.equal(watch.calls, 1);
   t.ok(served.every((image) => image && image.body.equals(served[0]!.body) && image.etag === served[0]!.etag));
-  t.same(await objects.list('variants/'), [`variants/${key}/resize-400x.format-webp`]);
+  t.same(await objects.list('variants/'), [`${kept}/resize-400x.format-webp`]);
   t.match(await sharp(served[0]!.body).metadata(), { format: 'webp', width: 400, height: 500 });
 });
 
 t.test('chains that make the same picture are one variant; one that changes nothing is the original', async (t) => {
-  const { objects, images, watch, key } = await setup(t);
+  const { objects, images, watch, key, kept } = await setup(t);
   const original = await images.get(key, null);
   // 1600×2000: every width from 321 to 400 is made at 400; a 400 px box binds on its height.
   const asked = [{ width: 321 }, { width: 360 }, { width: 400 }, { width: 399, height: 2000 }, { width: 400, format: 'jpeg' as const }];
   const served = await Promise.all(asked.map((chain) => images.get(key, chain)));
   t.equal(new Set(served.map((image) => image!.etag)).size, 1, 'one picture');
   t.equal(watch.calls, 1, 'made once');
-  for (const chain of [{ width: 1600 }, { width: 4096, height: 4096 }, { height: 2000 }, { format: 'jpeg' as const }, { width: 2000, format: 'jpeg' as const }]) {
+  const off = 'off' as const;
+  for (const chain of [{ width: 1600 }, { width: 4096, height: 4096, stretch: off }, { height: 2000, stretch: off }, { format: 'jpeg' as const }, { width: 2000, format: 'jpeg' as const, stretch: off }]) {
     const image = await images.get(key, chain);
     t.equal(image?.etag, original?.etag, `${JSON.stringify(chain)}: the original's bytes`);
   }
   t.equal(watch.calls, 1, 'nothing more made');
-  t.same(await objects.list('variants/'), [`variants/${key}/resize-400x.format-jpeg`]);
+  t.same(await objects.list('variants/'), [`${kept}/resize-400x.format-jpeg`]);
   await images.get(key, { quality: 57 });
   await images.get(key, { quality: 62, format: 'jpeg' });
   t.equal(watch.calls, 2, 'qualities 57 and 62 are both made at 60');
@@ -82,6 +86,56 @@ t.test('a kept variant is read from the store by a fresh delivery (another proce
   const again = await fresh.get(key, { height: 256 });
   t.match(await sharp(again!.body).metadata(), { height: 256 });
   t.equal(watch.calls, 1);
+});
+
+t.test('originals are streamed into sharp, never read whole, and at most `originalReads` at once', async (t) => {
+  const { objects, images, watch, key } = await setup(t, { slots: 4, slotsPerAddress: 4, originalReads: 1 });
+  const reads = { open: 0, peak: 0, streamed: 0, whole: [] as string[] };
+  const getStream = objects.getStream.bind(objects);
+  objects.getStream = async (asked) => {
+    const original = await getStream(asked);
+    if (!original) return original;
+    reads.streamed++;
+    reads.open++;
+    reads.peak = Math.max(reads.peak, reads.open);
+    original.body.once('close', () => reads.open--);
+    return original;
+  };
+  const get = objects.get.bind(objects);
+  objects.get = (asked) => {
+    if (asked === key) reads.whole.push(asked);
+    return get(asked);
+  };
+  const widths = [200, 240, 256, 320, 400, 480, 512, 600];
+  const served = await Promise.all(widths.map((width, i) => images.get(key, { width, format: 'webp' }, `192.0.2.${i}`)));
+  t.same(served.map((image) => image !== null), Array(widths.length).fill(true), 'every variant made');
+  t.equal(watch.calls, widths.length);
+  t.same(reads.whole, [], 'the original was never read whole');
+  t.equal(reads.streamed, widths.length + 1, 'streamed once to measure it, once for each variant');
+  t.equal(reads.peak, 1, 'one read at a time (originalReads: 1), with four sharp slots free');
+  t.match(images.stats(), { originalReads: 0, originalReadsWaiting: 0 });
+});
+
+t.test('an original rewritten under its key: its variants are made from the new bytes, the old ones dropped', async (t) => {
+  const { objects, images, key, kept } = await setup(t);
+  const red = await sharp({ create: { width: 400, height: 500, channels: 3, background: { r: 200, g: 0, b: 0 } } }).jpeg().toBuffer();
+  const navy = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 20, g: 30, b: 70 } } }).jpeg().toBuffer();
+  const centre = async (body: Buffer) => [...(await sharp(body).extract({ left: 50, top: 50, width: 1, height: 1 }).raw().toBuffer())];
+  const first = await images.get(key, { width: 200, format: 'png' });
+  t.same(await objects.list(`variants/${key}/`), [`${kept}/resize-200x.format-png`]);
+  await replaceOriginal(objects, key, red, 'image/jpeg');
+  t.same(await objects.list(`variants/${key}/`), [], "the first version's variant went with it");
+  const before = await images.get(key, { width: 200, format: 'png' });
+  t.not(before!.etag, first!.etag);
+  t.match(await sharp(before!.body).metadata(), { width: 200, height: 250 });
+  t.ok((await centre(before!.body))[0]! > 180, 'red');
+
+  const { version } = await replaceOriginal(objects, key, navy, 'image/jpeg');
+  t.same((await objects.list(`variants/${key}/`)).filter((variant) => !variant.startsWith(`variants/${key}/${versionTag(version)}/`)), [], 'the variants of the red one are dropped');
+  const after = await images.get(key, { width: 200, format: 'png' });
+  t.match(await sharp(after!.body).metadata(), { width: 200, height: 200 }, 'measured again: the new original is square');
+  t.ok((await centre(after!.body))[2]! > 50 && (await centre(after!.body))[0]! < 60, 'navy');
+  t.same((await images.get(key, null))!.body.equals(navy), true, 'the original itself is the new one');
 });
 
 t.test('distinct new variants: at most the slots at once, and one address at most its share of them', async (t) => {
@@ -127,7 +181,7 @@ t.test('new variants per address: a burst, then refused until the bucket refills
 
 t.test('the store holds at most the budget: least recently used variants go first', async (t) => {
   // Room for about six small variants.
-  const { objects, images, key } = await setup(t, { variantBudgetBytes: 6 * storedCost(12_000) });
+  const { objects, images, key, kept: under } = await setup(t, { variantBudgetBytes: 6 * storedCost(12_000) });
   const widths = [32, 48, 64, 96, 128, 160, 200, 240, 256];
   for (const width of widths.slice(0, 3)) await images.get(key, { width });
   for (const width of widths.slice(3)) {
@@ -139,9 +193,9 @@ t.test('the store holds at most the budget: least recently used variants go firs
   let bytes = 0;
   for (const variant of kept) bytes += storedCost((await objects.head(variant))!.size);
   t.ok(bytes <= images.stats().keptBytes + 1 && bytes <= 6 * storedCost(12_000), `${kept.length} kept, ${bytes} bytes counted`);
-  t.ok(kept.includes(`variants/${key}/resize-32x.format-jpeg`), 'the one used all along is kept');
-  t.notOk(kept.includes(`variants/${key}/resize-48x.format-jpeg`), 'the least recently used is gone');
-  t.ok(kept.includes(`variants/${key}/resize-256x.format-jpeg`), 'the newest is kept');
+  t.ok(kept.includes(`${under}/resize-32x.format-jpeg`), 'the one used all along is kept');
+  t.notOk(kept.includes(`${under}/resize-48x.format-jpeg`), 'the least recently used is gone');
+  t.ok(kept.includes(`${under}/resize-256x.format-jpeg`), 'the newest is kept');
   t.ok(images.stats().evicted >= 1);
 });
 

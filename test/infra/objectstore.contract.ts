@@ -29,7 +29,8 @@ export function objectStoreContract(t: Test, subject: ContractSubject): void {
   t.test('binary bytes round-trip exactly, every byte value and a 5 MB object', async (t) => {
     const bytes = Buffer.concat([allByteValues(), allByteValues().reverse()]);
     const info = await store.put(k('bin/all-bytes'), bytes, { contentType: 'application/octet-stream' });
-    t.same(info, { key: k('bin/all-bytes'), contentType: 'application/octet-stream', size: 512 });
+    t.same(info, { key: k('bin/all-bytes'), contentType: 'application/octet-stream', size: 512, version: info.version });
+    t.ok(info.version, 'a put says which version it wrote');
     const got = await store.get(k('bin/all-bytes'));
     t.ok(got && got.body.equals(bytes), 'all 256 byte values come back in order');
     t.equal(got?.size, 512);
@@ -52,25 +53,41 @@ export function objectStoreContract(t: Test, subject: ContractSubject): void {
 
   t.test('head reports size and type without the body', async (t) => {
     const body = Buffer.from('{"hello":"world"}');
-    await store.put(k('head/doc.json'), body, { contentType: 'application/json' });
-    t.strictSame(await store.head(k('head/doc.json')), { key: k('head/doc.json'), contentType: 'application/json', size: body.length });
+    const { version } = await store.put(k('head/doc.json'), body, { contentType: 'application/json' });
+    t.strictSame(await store.head(k('head/doc.json')), { key: k('head/doc.json'), contentType: 'application/json', size: body.length, version });
   });
 
   t.test('get and head of an absent key are null', async (t) => {
     t.equal(await store.get(k('absent/nothing-here')), null);
     t.equal(await store.head(k('absent/nothing-here')), null);
+    t.equal(await store.getStream(k('absent/nothing-here')), null);
     // A key whose "directory" does not exist either.
     t.equal(await store.get(k('absent/deeper/still/nothing')), null);
   });
 
   t.test('overwrite replaces bytes, size and type', async (t) => {
-    await store.put(k('over/item'), Buffer.from('first version, longer'), { contentType: 'text/plain' });
-    await store.put(k('over/item'), Buffer.from([1, 2, 3]), { contentType: 'image/png' });
+    const first = await store.put(k('over/item'), Buffer.from('first version, longer'), { contentType: 'text/plain' });
+    const second = await store.put(k('over/item'), Buffer.from([1, 2, 3]), { contentType: 'image/png' });
+    t.not(second.version, first.version, 'a rewrite is a new version');
     const got = await store.get(k('over/item'));
     t.ok(got?.body.equals(Buffer.from([1, 2, 3])), 'new bytes');
     t.equal(got?.contentType, 'image/png');
-    t.same(await store.head(k('over/item')), { key: k('over/item'), contentType: 'image/png', size: 3 });
+    t.same(await store.head(k('over/item')), { key: k('over/item'), contentType: 'image/png', size: 3, version: second.version });
     t.same(await store.list(k('over/')), [k('over/item')], 'still one object');
+  });
+
+  t.test('getStream reads the bytes as they come, with the type, size and version of what it reads', async (t) => {
+    const big = randomBytes(3 * 1024 * 1024 + 7);
+    const { version } = await store.put(k('stream/big.dat'), big, { contentType: 'image/jpeg' });
+    const streamed = await store.getStream(k('stream/big.dat'));
+    if (!streamed) return t.fail('no stream');
+    const chunks: Buffer[] = [];
+    for await (const chunk of streamed.body) chunks.push(chunk as Buffer);
+    t.ok(Buffer.concat(chunks).equals(big), 'every byte, in order');
+    t.same([streamed.contentType, streamed.size, streamed.version], ['image/jpeg', big.length, version]);
+    // A stream given up half way leaves nothing open that would keep the store from closing.
+    const dropped = await store.getStream(k('stream/big.dat'));
+    dropped?.body.destroy();
   });
 
   t.test('delete removes the object; deleting an absent key is fine', async (t) => {
@@ -112,6 +129,7 @@ export function objectStoreContract(t: Test, subject: ContractSubject): void {
       await t.rejects(store.put(key, Buffer.from('should not land')), InvalidObjectKey, `put ${label}`);
       await t.rejects(store.get(key), InvalidObjectKey, `get ${label}`);
       await t.rejects(store.head(key), InvalidObjectKey, `head ${label}`);
+      await t.rejects(store.getStream(key), InvalidObjectKey, `getStream ${label}`);
       await t.rejects(store.delete(key), InvalidObjectKey, `delete ${label}`);
     }
     if (subject.sideEffects) t.same(await subject.sideEffects(), before, 'the backend saw nothing');
