@@ -1,16 +1,19 @@
 // What widget preflight reads per organization (its latest preset, the presets asked for by id,
 // its stores), kept in memory: preflight opens every widget, and these change rarely. Staleness is
-// bounded twice: an entry is dropped when an event that changes it (a preset, a dataset, the
-// organization) is seen on the event store, once on arrival and again when the read models have
+// bounded twice: an entry is dropped when an event that changes it (PREFLIGHT_CHANGES) is seen on
+// the event store, once on arrival and again when the read models have
 // applied it (so a read in between cannot keep the old rows), and no entry outlives `ttlMs`
 // whatever happens to the subscription. Quota and per-minute limits are not cached: metering
 // stays exact (api/plugins/metering.ts).
 import type { Kysely } from 'kysely';
+import type { DatasetEvent } from '../domain/dataset/events.js';
+import type { OrganizationEvent } from '../domain/organization/events.js';
+import type { WidgetPresetEvent } from '../domain/widget-preset/events.js';
 import type { WidgetPreset } from '../domain/widget-preset/state.js';
 import type { EventStore, Position } from '../infra/eventstore/port.js';
-import { organizationStores, type StoreSummary } from '../projections/queries/datasets.js';
-import { getWidgetPreset, latestWidgetPreset } from '../projections/queries/widget-presets.js';
-import { followStaleness } from './stale-follower.js';
+import type { StoreSummary } from '../projections/queries/datasets.js';
+import { directPreflightReads, type PreflightReads } from './preflight-reads.js';
+import { followStaleness, type FollowerErrors } from './stale-follower.js';
 
 export const PREFLIGHT_READ_MODELS = ['widget_presets', 'datasets'] as const;
 
@@ -31,10 +34,25 @@ interface Entry {
 }
 
 const MAX_PRESETS_BY_ID = 64;
-const CHANGES = /^(WidgetPreset|Dataset|Organization)/;
 
-export class PreflightCache {
-  readonly #db: Kysely<any>;
+/**
+ * The events after which an organization's entry is dropped, named one by one so a new event type
+ * is a decision, not a match: presets (the theme), datasets (the stores: a new, changed, activated,
+ * archived or deleted dataset), and a deleted organization (its entry is no use to anyone).
+ * Styling, renames and subscriptions change nothing preflight reads.
+ */
+export const PREFLIGHT_CHANGES: ReadonlySet<string> = new Set([
+  'WidgetPresetCreated',
+  'DatasetCreated',
+  'DatasetUpdated',
+  'DatasetActivated',
+  'DatasetArchived',
+  'DatasetDeleted',
+  'OrganizationDeleted',
+] satisfies Array<(WidgetPresetEvent | DatasetEvent | OrganizationEvent)['type']>);
+
+export class PreflightCache implements PreflightReads {
+  readonly #source: PreflightReads;
   readonly #ttl: number;
   readonly #max: number;
   readonly #now: () => number;
@@ -42,7 +60,7 @@ export class PreflightCache {
   #follow?: AbortController;
 
   constructor(options: PreflightCacheOptions) {
-    this.#db = options.db;
+    this.#source = directPreflightReads(options.db);
     this.#ttl = options.ttlMs ?? 10_000;
     this.#max = options.maxOrganizations ?? 10_000;
     this.#now = options.now ?? Date.now;
@@ -50,7 +68,7 @@ export class PreflightCache {
 
   latestPreset(organizationId: string): Promise<WidgetPreset | null> {
     const entry = this.#entry(organizationId);
-    return (entry.latest ??= this.#settled(organizationId, latestWidgetPreset(this.#db, organizationId)));
+    return (entry.latest ??= this.#settled(organizationId, this.#source.latestPreset(organizationId)));
   }
 
   preset(organizationId: string, presetId: string): Promise<WidgetPreset | null> {
@@ -58,7 +76,7 @@ export class PreflightCache {
     let found = entry.byId.get(presetId);
     if (!found) {
       if (entry.byId.size >= MAX_PRESETS_BY_ID) entry.byId.clear();
-      found = this.#settled(organizationId, getWidgetPreset(this.#db, organizationId, presetId));
+      found = this.#settled(organizationId, this.#source.preset(organizationId, presetId));
       entry.byId.set(presetId, found);
     }
     return found;
@@ -66,17 +84,17 @@ export class PreflightCache {
 
   stores(organizationId: string): Promise<StoreSummary[]> {
     const entry = this.#entry(organizationId);
-    return (entry.stores ??= this.#settled(organizationId, organizationStores(this.#db, organizationId)));
+    return (entry.stores ??= this.#settled(organizationId, this.#source.stores(organizationId)));
   }
 
   forget(organizationId: string): void {
     this.#entries.delete(organizationId);
   }
 
-  /** Follows the event store from its head, forgetting an organization when its presets, datasets or account change. */
-  async follow(store: EventStore, waitForReadModels: (position: Position) => Promise<void>): Promise<void> {
-    this.#follow = await followStaleness(store, waitForReadModels, (event) => {
-      if (!CHANGES.test(event.type)) return null;
+  /** Follows the event store from its head, forgetting an organization after any of PREFLIGHT_CHANGES. */
+  async follow(store: EventStore, waitForReadModels: (position: Position) => Promise<void>, errors: FollowerErrors): Promise<void> {
+    this.#follow = await followStaleness(store, waitForReadModels, errors, (event) => {
+      if (!PREFLIGHT_CHANGES.has(event.type)) return null;
       const organizationId = (event.data as { organizationId?: unknown }).organizationId;
       return typeof organizationId === 'string' ? () => this.forget(organizationId) : null;
     });

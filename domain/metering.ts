@@ -63,6 +63,32 @@ export function nextRpmWindow(stored: RpmWindow | null, now: Date, limit: number
 
 export const rpmAdmits = (window: RpmWindow, limit: number): boolean => window.count <= limit;
 
+/** Seconds until the window ends, at least 1: the real end, where a plan's RPM refusal says 60. */
+export const secondsLeftInWindow = (window: RpmWindow, now: Date): number =>
+  Math.max(1, Math.ceil((window.windowStart.getTime() + RPM_WINDOW_MS - now.getTime()) / 1000));
+
+/**
+ * The fields of a 429 for a per-minute bound outside the plan, the shape document 1 "Other limits"
+ * gives the session upload route (`bucket` and `resource` both name the counter).
+ */
+export interface MinuteLimitRefusal {
+  bucket: string;
+  resource: string;
+  used: number;
+  limit: number;
+  retryAfter: number;
+  windowSeconds: number;
+}
+
+export const minuteLimitRefusal = (bucket: string, window: RpmWindow, limit: number, now: Date): MinuteLimitRefusal => ({
+  bucket,
+  resource: bucket,
+  used: Math.min(window.count, limit),
+  limit,
+  retryAfter: secondsLeftInWindow(window, now),
+  windowSeconds: RPM_WINDOW_MS / 1000,
+});
+
 /** What the quota said about one request. */
 export type QuotaUse =
   | { kind: 'unlimited' }

@@ -7,7 +7,7 @@ import type { EventStore, Position } from '../../infra/eventstore/port.js';
 import { bodyOf } from '../../domain/apikey/key-format.js';
 import { findKeyByLookup, type KeyRecord } from '../../projections/queries/apikeys.js';
 import { getOrganizationAccount, type OrganizationAccount } from '../../projections/queries/organizations.js';
-import { followStaleness } from '../stale-follower.js';
+import { followStaleness, type FollowerErrors } from '../stale-follower.js';
 
 export interface KeyDirectoryOptions {
   db: Kysely<any>;
@@ -100,8 +100,8 @@ export class KeyDirectory {
    * stale, once when the event arrives and again when the read models have applied it (so a
    * lookup in between cannot keep the old row cached).
    */
-  async follow(store: EventStore, waitForReadModels: (position: Position) => Promise<void>): Promise<void> {
-    this.#follow = await followStaleness(store, waitForReadModels, (event) => {
+  async follow(store: EventStore, waitForReadModels: (position: Position) => Promise<void>, errors: FollowerErrors): Promise<void> {
+    this.#follow = await followStaleness(store, waitForReadModels, errors, (event) => {
       const forgets: Array<() => void> = [];
       // A new key may be one a lookup just missed; a rotation also retires the old lookup.
       if (NEW_KEY_EVENTS.has(event.type)) forgets.push(() => this.forgetMisses());

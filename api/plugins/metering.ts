@@ -1,13 +1,19 @@
-// Quota, per-minute limits and their headers (document 1 §Limits) for every route that names a
-// `resource`, once authentication (onRequest) has set `request.caller`. The checks run in
-// preValidation, after the common body check of json-body.ts and before the routes' zod schemas:
-// a malformed body is neither charged nor given headers, while a 422 from a schema is a request
-// that passed authentication and entitlement, so it uses its unit and carries the headers
-// (document 1 §Limits 2; DESIGN "Requests, in order").
+// Every rate limit of the API, declared in route config and checked here, counted in the usage
+// store (shared by every API process on Postgres):
+// - a route naming a `resource` is metered against the caller's plan (document 1 §Limits): quota,
+//   per-minute limit and their headers, once authentication (onRequest) has set `request.caller`.
+//   These checks run in preValidation, after the common body check of json-body.ts and before the
+//   routes' zod schemas: a malformed body is neither charged nor given headers, while a 422 from a
+//   schema is a request that passed authentication and entitlement, so it uses its unit and
+//   carries the headers (document 1 §Limits 2; DESIGN "Requests, in order").
+// - a route listing `minuteLimits` has per-minute bounds outside any plan (routes without a key,
+//   document 1 "Other limits"), checked in preParsing: after authentication and the route's own
+//   onRequest hooks (which may name the subject, a widget session), before the body is read.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   billingPeriod,
+  minuteLimitRefusal,
   rateLimitHeaders,
   rpmAdmits,
   type MeteringOutcome,
@@ -20,7 +26,32 @@ export interface MeteringOptions {
   usage: UsageStore;
   /** The clock; tests move it. */
   now?: () => Date;
+  /** How often ended per-minute windows are deleted; 0 turns the sweep off. Default 5 minutes. */
+  sweepIntervalMs?: number;
 }
+
+/** A per-minute bound outside the plan, declared by a route in `config.minuteLimits`. */
+export interface MinuteLimit {
+  /** The counter, named as `bucket` and `resource` in the 429 body. */
+  bucket: string;
+  perMinute: number;
+  /** Whom a request counts for (`ip:<address>`, `session:<id>`); null: the bound does not apply to it. */
+  subject(request: FastifyRequest): string | null;
+  /** The 429's `error`, to the letter of the spec where it has one. */
+  message: string;
+  /** Retry-After on the 429 (default true); document 1 forbids it on the session upload route. */
+  retryAfterHeader?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Checked in the order listed; the first bound a request is over answers the 429. */
+    minuteLimits?: readonly MinuteLimit[];
+  }
+}
+
+// A window that ended this long ago is swept: room for API processes whose clocks disagree.
+const SWEEP_MARGIN_MS = 5 * 60_000;
 
 export const noEntitlement = (resource: string): string => `No entitlement for "${resource}".`;
 export const accessDenied = (resource: string): string => `Access denied to "${resource}".`;
@@ -61,6 +92,34 @@ export function meteringHeaders(request: FastifyRequest): Record<string, string>
 export function registerMetering(app: FastifyInstance, options: MeteringOptions): void {
   const { usage } = options;
   const now = options.now ?? (() => new Date());
+
+  // All bounds are counted at once (one round trip's wait): a request refused by one also took a
+  // place in the others' windows, which only matters to a client already over a bound.
+  app.addHook('preParsing', async (request, reply, payload) => {
+    const limits = request.routeOptions.config?.minuteLimits;
+    if (!limits?.length) return payload;
+    const at = now();
+    const counted = limits.flatMap((limit) => {
+      const subject = limit.subject(request);
+      return subject === null ? [] : [{ limit, subject }];
+    });
+    const windows = await Promise.all(counted.map(({ limit, subject }) => usage.hitRpm(subject, limit.bucket, at, limit.perMinute)));
+    const refused = counted.findIndex(({ limit }, i) => !rpmAdmits(windows[i]!, limit.perMinute));
+    if (refused < 0) return payload;
+    const { limit } = counted[refused]!;
+    const body = minuteLimitRefusal(limit.bucket, windows[refused]!, limit.perMinute, at);
+    if (limit.retryAfterHeader !== false) reply.header('retry-after', String(body.retryAfter));
+    throw new HttpError(429, limit.message, { ...body });
+  });
+
+  const sweepIntervalMs = options.sweepIntervalMs ?? 5 * 60_000;
+  if (sweepIntervalMs > 0) {
+    const timer = setInterval(() => {
+      usage.sweepRpmWindows(new Date(now().getTime() - SWEEP_MARGIN_MS)).catch((error: unknown) => app.log.warn({ err: error }, 'sweeping ended rate-limit windows failed'));
+    }, sweepIntervalMs);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
 
   app.addHook('preValidation', async (request) => {
     const resource = request.routeOptions.config?.resource;

@@ -3,18 +3,20 @@
 // `X-Service-Session`, says which organization and session the events belong to, for as long as
 // its key and organization exist (auth/session-liveness.ts). Not metered against a plan (document
 // 1: the route uses no key); bounded per session and per client address instead, and by the
-// session's cap of events (domain/session/decide.ts). A currency must be ISO 4217 and a value
-// within the bound of one event (else 422); what else cannot be taken on trust (whose items, whose
-// intents, a session's revenue) is decided per event when recording (domain/session/admission.ts).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// session's cap of events (domain/session/decide.ts); the per-minute bounds are counted with every
+// other rate limit (api/plugins/metering.ts), so they hold across API processes. A currency must
+// be ISO 4217 and a value within the bound of one event (else 422); what else cannot be taken on
+// trust (whose items, whose intents, a session's revenue) is decided per event when recording
+// (domain/session/admission.ts).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ShopperEventRecorder } from '../../commands/shopper-events.js';
 import { DEFAULT_SHOPPER_EVENT_LIMITS, isIsoCurrency, SHOPPER_EVENT_TYPES, type ShopperEvent, type ShopperEventLimits } from '../../domain/session/index.js';
 import { readCartIntent } from '../../infra/tokens/cart-intent.js';
 import { SessionLiveness } from '../auth/session-liveness.js';
 import { readSessionToken, type WidgetSession } from '../auth/session-token.js';
-import { MinuteWindows } from '../minute-windows.js';
 import { HttpError } from '../plugins/errors.js';
+import type { MinuteLimit } from '../plugins/metering.js';
 import { zodRoutes } from '../plugins/validation.js';
 import type { RouteContext } from './context.js';
 
@@ -29,6 +31,9 @@ export interface EventLimits extends ShopperEventLimits {
 }
 
 export const DEFAULT_EVENT_LIMITS: EventLimits = { sessionRpm: 120, addressRpm: 1200, ...DEFAULT_SHOPPER_EVENT_LIMITS };
+
+/** The counters of the per-minute bounds, named in a 429's `bucket`. */
+export const EVENT_BUCKETS = { address: 'api.v1.events.address', session: 'api.v1.events.session' } as const;
 
 export interface EventsContext extends RouteContext {
   serverSecret: string;
@@ -125,33 +130,40 @@ export const shopperEventRoutes = (context: EventsContext) => (app: FastifyInsta
   const limits = { ...DEFAULT_EVENT_LIMITS, ...context.eventLimits };
   const recorder = context.sessions ?? new ShopperEventRecorder(context.eventStore, { limits });
   const liveness = context.liveness ?? new SessionLiveness(context.eventStore);
-  const windows = new MinuteWindows();
+  // The address first: a flood from one address is refused whatever sessions it spreads over.
+  const minuteLimits: MinuteLimit[] = [
+    {
+      bucket: EVENT_BUCKETS.address,
+      perMinute: limits.addressRpm,
+      subject: (request) => `ip:${request.ip}`,
+      message: `Too many event requests from this address (${limits.addressRpm} per minute).`,
+    },
+    {
+      bucket: EVENT_BUCKETS.session,
+      perMinute: limits.sessionRpm,
+      subject: (request) => {
+        const sessionId = admitted.get(request)?.session.sessionId;
+        return sessionId ? `session:${sessionId}` : null;
+      },
+      message: `Too many event requests for this session (${limits.sessionRpm} per minute).`,
+    },
+  ];
 
-  const tooMany = (reply: FastifyReply, message: string, retryAfter: number) => {
-    reply.header('retry-after', String(retryAfter));
-    return new HttpError(429, message, { retryAfter });
-  };
-
-  // Before the body is read: a request without a live session costs nothing more.
-  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+  // Before the body is read: a request without a live session costs nothing more, and the bounds
+  // (counted next, in preParsing) need the session.
+  const admit = async (request: FastifyRequest) => {
     const header = request.headers[SESSION_HEADER];
     const session = typeof header === 'string' ? readSessionToken(context.serverSecret, header.trim(), new Date()) : null;
     if (!session) throw new HttpError(401, SESSION_MISSING);
     // Revoked with its key or organization: a signed token is not enough on its own.
     if (!(await liveness.isLive(session))) throw new HttpError(401, SESSION_MISSING);
-    const now = Date.now();
-    const receivedAt = new Date(now).toISOString();
-    const byAddress = windows.hit(`ip:${request.ip}`, limits.addressRpm, now);
-    if (!byAddress.allowed) throw tooMany(reply, `Too many event requests from this address (${limits.addressRpm} per minute).`, byAddress.retryAfter);
-    const bySession = windows.hit(`session:${session.sessionId}`, limits.sessionRpm, now);
-    if (!bySession.allowed) throw tooMany(reply, `Too many event requests for this session (${limits.sessionRpm} per minute).`, bySession.retryAfter);
-    admitted.set(request, { session, receivedAt });
+    admitted.set(request, { session, receivedAt: new Date().toISOString() });
   };
 
   zodRoutes(app).post(
     '/v1/events',
     {
-      config: { browser: true },
+      config: { browser: true, minuteLimits },
       bodyLimit: BODY_LIMIT,
       onRequest: admit,
       schema: {

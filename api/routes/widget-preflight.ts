@@ -4,10 +4,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFound } from '../../domain/errors.js';
-import { organizationStores } from '../../projections/queries/datasets.js';
-import { getWidgetPreset, latestWidgetPreset } from '../../projections/queries/widget-presets.js';
 import { issueSessionToken, SESSION_TTL_MS } from '../auth/session-token.js';
 import type { PreflightCache } from '../preflight-cache.js';
+import { directPreflightReads, type PreflightReads } from '../preflight-reads.js';
 import { zodRoutes } from '../plugins/validation.js';
 import { callerOf, type RouteContext } from './context.js';
 import { presetSchema } from './widget-presets.js';
@@ -19,6 +18,7 @@ export interface PreflightContext extends RouteContext {
 }
 
 export const widgetPreflightRoutes = (context: PreflightContext) => (app: FastifyInstance) => {
+  const reads: PreflightReads = context.preflightCache ?? directPreflightReads(context.db);
   zodRoutes(app).get(
     '/v1/widget/preflight',
     {
@@ -40,12 +40,9 @@ export const widgetPreflightRoutes = (context: PreflightContext) => (app: Fastif
       const caller = callerOf(request);
       const { themeId } = request.query;
       const { organizationId } = caller;
-      const cache = context.preflightCache;
       const [theme, stores] = await Promise.all([
-        themeId
-          ? (cache?.preset(organizationId, themeId) ?? getWidgetPreset(context.db, organizationId, themeId))
-          : (cache?.latestPreset(organizationId) ?? latestWidgetPreset(context.db, organizationId)),
-        cache?.stores(organizationId) ?? organizationStores(context.db, organizationId),
+        themeId ? reads.preset(organizationId, themeId) : reads.latestPreset(organizationId),
+        reads.stores(organizationId),
       ]);
       if (themeId && !theme) throw new NotFound(`Widget preset not found: ${themeId}`);
       // Bound to the organization and the key that opened it (null for the demo key), valid a day.

@@ -21,6 +21,11 @@ export interface UsageStore {
   refundQuota(subject: string, resource: string, periodStart: Date): Promise<void>;
   /** Counts one request in the caller's window (see `nextRpmWindow`); admitted when `count <= limit`. */
   hitRpm(rateSubject: string, resource: string, now: Date, limit: number): Promise<RpmWindow>;
+  /**
+   * Deletes the windows that ended before `before`: an ended window counts as no window, and
+   * subjects such as widget sessions come and go, so their rows would otherwise pile up.
+   */
+  sweepRpmWindows(before: Date): Promise<number>;
 }
 
 interface UsageTables {
@@ -75,6 +80,13 @@ export function postgresUsageStore(database: Kysely<any>): UsageStore {
 
     hitRpm(rateSubject, resource, now, limit) {
       return rpmBatches.submit(JSON.stringify([rateSubject, resource, limit]), { rateSubject, resource, now, limit });
+    },
+
+    // A window being counted right now holds its row's lock; the delete waits for it and then sees
+    // the window's new start, so a live window is never swept.
+    async sweepRpmWindows(before) {
+      const result = await db.deleteFrom('rpm_windows').where('window_start', '<', new Date(before.getTime() - RPM_WINDOW_MS)).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }

@@ -108,6 +108,25 @@ const build = async (t: Test): Promise<Harness> => {
           },
           async () => ({ created: true }),
         );
+        // Bounds outside the plan: no key, counted per address and per visitor (when one is named).
+        app.get(
+          '/v1/bounded',
+          {
+            config: {
+              minuteLimits: [
+                { bucket: 'test.address', perMinute: 3, subject: (request) => `ip:${request.ip}`, message: 'Too many from this address.' },
+                {
+                  bucket: 'test.visitor',
+                  perMinute: 2,
+                  subject: (request) => (typeof request.headers['x-visitor'] === 'string' ? `visitor:${request.headers['x-visitor']}` : null),
+                  message: 'Too many for this visitor.',
+                  retryAfterHeader: false,
+                },
+              ],
+            },
+          },
+          async () => ({ ok: true }),
+        );
         // An SSE route writes its own head, so it asks for the headers.
         app.post('/v2/agent/chat', metered('api.v2.agent.chat'), async (request, reply) => {
           reply.hijack();
@@ -370,4 +389,26 @@ t.test('a route writing its own head (SSE) takes the headers from meteringHeader
     'x-ratelimit-rpm-remaining': '4',
     'x-ratelimit-rpm-reset': rpmReset(clock.now),
   });
+});
+
+t.test('minute limits declared by a route: counted per subject, the first bound listed answers, one 429 shape', async (t) => {
+  const { app, clock } = await build(t);
+  const bounded = (remoteAddress: string, visitor?: string) =>
+    app.inject({ url: '/v1/bounded', remoteAddress, headers: visitor ? { 'x-visitor': visitor } : {} });
+  t.equal((await bounded('198.51.100.1', 'ann')).statusCode, 200);
+  t.equal((await bounded('198.51.100.2', 'ann')).statusCode, 200);
+  const visitor = await bounded('198.51.100.3', 'ann');
+  t.same([visitor.statusCode, visitor.json()], [429, { error: 'Too many for this visitor.', bucket: 'test.visitor', resource: 'test.visitor', used: 2, limit: 2, retryAfter: 60, windowSeconds: 60 }]);
+  t.same(limitHeaders(visitor.headers), {}, 'no Retry-After where the bound says so, and no plan headers');
+
+  t.equal((await bounded('203.0.113.9')).statusCode, 200, 'a request naming no visitor is counted per address only');
+  t.equal((await bounded('203.0.113.9')).statusCode, 200);
+  t.equal((await bounded('203.0.113.9')).statusCode, 200);
+  clock.now = new Date(clock.now.getTime() + 20_000);
+  const address = await bounded('203.0.113.9', 'ann');
+  t.same([address.statusCode, address.json()], [429, { error: 'Too many from this address.', bucket: 'test.address', resource: 'test.address', used: 3, limit: 3, retryAfter: 40, windowSeconds: 60 }], 'over both: the bound listed first answers, with the seconds left in its window');
+  t.same(limitHeaders(address.headers), { 'retry-after': '40' });
+
+  clock.now = new Date(clock.now.getTime() + 40_000);
+  t.equal((await bounded('203.0.113.9', 'ann')).statusCode, 200, 'a minute after each window opened, both start again');
 });

@@ -1,17 +1,19 @@
 // GET /v1/widget/preflight through HTTP on the real service: the session token (bound to the
 // organization, the key and an expiry), the theme (themeId, else the preset changed most
-// recently), the stores of active datasets, demo, CORS before authentication, and the cache's
-// staleness bounds.
+// recently), the stores of active datasets, demo, CORS before authentication, and the cache: it
+// answers from memory, follows the event store, and logs when it cannot.
 import t from 'tap';
 import { readSessionToken } from '../../api/auth/session-token.js';
+import { PreflightCache } from '../../api/preflight-cache.js';
 import { DEMO_ORGANIZATION_ID } from '../../domain/demo.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { until } from '../support/until.js';
+import { delegatingStore } from '../support/delegating-store.js';
 
 // One service for the tests that need nothing of their own (a service costs seconds to start);
 // each makes an organization of its own.
 let shared: TestService | undefined;
 const sharedService = async (): Promise<TestService> => (shared ??= await startTestService(t));
-import { until } from '../support/until.js';
 
 const colours = Object.fromEntries(
   ['buttonColor', 'buttonHoverColor', 'buttonTextColor', 'typingDotColor', 'accentColor', 'accentHoverColor', 'mutedTextColor', 'primaryTextColor', 'pageColor', 'surfaceColor', 'borderColor', 'inputColor', 'footerColor'].map((k) => [k, '#123456']),
@@ -98,16 +100,49 @@ t.test('stores: one per domain of the active datasets, named by storeName or the
   ]);
 });
 
-t.test('the cache follows the event store: a change made through another API process shows within its bound', async (t) => {
-  const service = await startTestService(t);
+t.test('the cache answers from memory and follows the event store: a change through another API process shows though no entry expires', async (t) => {
+  // Entries outlive the test: only the event store can tell this process that something changed.
+  const service = await startTestService(t, { preflightCacheTtlMs: 3_600_000 });
   const other = await startTestService(t, { shareWith: service });
   const shop = await shopOf(service);
   const first = await shop.createPreset('First');
-  t.equal((await shop.preflight()).json().theme.id, first.id);
+  t.equal((await shop.preflight()).json().theme.name, 'First');
+  // The row changed behind the cache's back, with no event: a preflight that read the table would see it.
+  await service.platform.database.db.updateTable('widget_presets').set({ name: 'Changed in the table' }).where('preset_id', '=', first.id).execute();
+  t.equal((await shop.preflight()).json().theme.name, 'First', 'answered from memory');
   const viaOther = await other.app.inject({ method: 'POST', url: '/v1/widget/presets', headers: { authorization: `Bearer ${shop.org.privateKey}` }, payload: { name: 'Second', buttonLabel: 'Ask', ...colours } });
   const second = viaOther.json().preset;
   const seen = await until('the other process preset', async () => (await shop.preflight()).json().theme.id, (id) => id === second.id, { timeoutMs: 15_000, everyMs: 20 });
   t.equal(seen, second.id);
+  t.equal((await shop.preflight(`?themeId=${first.id}`)).json().theme.name, 'Changed in the table', "the organization's entry was dropped whole, the preset by id read again");
+});
+
+t.test('the follower logs what goes wrong: read models that never catch up, a subscription that fails', async (t) => {
+  const service = await sharedService();
+  const shop = await shopOf(service);
+  const logged: Array<{ level: string; details: Record<string, any>; message: string }> = [];
+  const log = {
+    warn: (details: object, message: string) => logged.push({ level: 'warn', details, message }),
+    error: (details: object, message: string) => logged.push({ level: 'error', details, message }),
+  };
+  const real = service.platform.eventStore;
+  // The real subscription, cut after the first preset it delivers.
+  const failing = delegatingStore(real, {
+    subscribeToAll: async function* (options) {
+      for await (const event of real.subscribeToAll(options)) {
+        yield event;
+        if (event.type === 'WidgetPresetCreated') throw new Error('connection lost');
+      }
+    },
+  });
+  const cache = new PreflightCache({ db: service.platform.database.db });
+  t.teardown(() => cache.stop());
+  await cache.follow(failing, () => Promise.reject(new Error('projections stopped')), { log, cache: 'test cache' });
+  await shop.createPreset('Logged');
+  await until('both logged', async () => logged.length, (n) => n >= 2);
+  const byLevel = Object.fromEntries(logged.map((entry) => [entry.level, entry]));
+  t.match(byLevel.warn, { details: { cache: 'test cache', eventType: 'WidgetPresetCreated', err: { message: 'projections stopped' } }, message: 'a cache waited in vain for the read models to apply a change' });
+  t.match(byLevel.error, { details: { cache: 'test cache', err: { message: 'connection lost' } }, message: 'a cache stopped following the event store; its entries now last until their TTL' });
 });
 
 t.test('demo: the demo organization, demo true, a token with no key id', async (t) => {

@@ -107,3 +107,17 @@ t.test('RPM: 50 concurrent requests with a limit of 10 admit exactly 10', async 
   t.equal(windows.filter((w) => w.count <= 10).length, 10);
   t.ok(windows.every((w) => w.windowStart.getTime() === now.getTime()));
 });
+
+t.test('the sweep deletes windows that ended, never one still counting', async (t) => {
+  const { usage, database } = await open(t);
+  const start = new Date('2026-03-10T12:00:00.000Z');
+  const plus = (ms: number) => new Date(start.getTime() + ms);
+  await usage.hitRpm('session:ended', 'api.v1.events.session', start, 5);
+  await usage.hitRpm('session:live', 'api.v1.events.session', plus(30_000), 5);
+  await usage.hitRpm('session:live', 'api.v1.events.session', plus(40_000), 5);
+  t.equal(await usage.sweepRpmWindows(plus(60_000)), 0, 'a window that ends exactly now is not yet swept');
+  t.equal(await usage.sweepRpmWindows(plus(60_001)), 1, 'one ended');
+  const left = await database.db.selectFrom('rpm_windows').select(['rate_subject', 'requests']).execute();
+  t.same(left, [{ rate_subject: 'session:live', requests: 2 }], 'the live window keeps its count');
+  t.same(await usage.hitRpm('session:ended', 'api.v1.events.session', plus(60_002), 5), { windowStart: plus(60_002), count: 1 }, 'a swept subject starts a new window, as it would have anyway');
+});
