@@ -46,8 +46,16 @@ const run = async (store: EventStore, command: OrganizationCommand, meta: Comman
 export const renameOrganization = (store: EventStore, data: { organizationId: string; name: string }, meta: CommandMeta) =>
   run(store, { type: 'RenameOrganization', data }, meta);
 
-export const updateOrganization = (store: EventStore, data: { organizationId: string; fields: { name?: string; reportingTimezone?: string } }, meta: CommandMeta) =>
-  run(store, { type: 'UpdateOrganization', data }, meta);
+/** `reportingTimezone`: the new timezone when it changed (the analytics projector then opens a count in it), else null. */
+export async function updateOrganization(
+  store: EventStore,
+  data: { organizationId: string; fields: { name?: string; reportingTimezone?: string } },
+  meta: CommandMeta,
+): Promise<{ position: Position | null; reportingTimezone: string | null }> {
+  const { events, position } = await handleCommand(store, organizationDecider, { type: 'UpdateOrganization', data }, meta);
+  const changed = events.find((event) => event.type === 'OrganizationTimezoneChanged');
+  return { position, reportingTimezone: changed?.type === 'OrganizationTimezoneChanged' ? changed.data.reportingTimezone : null };
+}
 
 export const deleteOrganization = (store: EventStore, data: { organizationId: string }, meta: CommandMeta) =>
   run(store, { type: 'DeleteOrganization', data }, meta);

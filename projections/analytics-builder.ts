@@ -9,11 +9,12 @@
 // CLAIM_TIMEOUT; the replay then starts again (it writes nothing until the swap).
 import { hostname } from 'node:os';
 import { sql, type Kysely } from 'kysely';
-import { attribute, emptyIncrements, noteShown, shownInMemory, tally } from '../domain/analytics/days.js';
+import { attribute, noteShown, ShownItems } from '../domain/analytics/attribution.js';
+import { emptyIncrements, tally } from '../domain/analytics/days.js';
 import type { AgentTurnCompleted, SearchResultsShown, ShopperEventsRecorded } from '../domain/session/events.js';
 import type { EventStore, RecordedEvent } from '../infra/eventstore/port.js';
 import { comparePositions, parsePosition } from '../infra/eventstore/position.js';
-import { addIncrements, dropGeneration, SHOWN_KEPT_MS } from './analytics.js';
+import { addIncrements, dropGeneration } from './analytics.js';
 import type { BuildingGeneration } from './queries/analytics.js';
 import type { RunnerLogger } from './runner-core.js';
 
@@ -27,27 +28,46 @@ export interface AnalyticsBuilderOptions {
   logger?: RunnerLogger;
   /** How often it looks for work when idle (default 0.5 s). */
   pollMs?: number;
+  /** Events read from `$all` at once (default 2,000; tests make replays span many pages). */
+  pageSize?: number;
 }
+
+/** The builders running in this process, so a caller waiting for a new count can spare them a poll. */
+const runningHere = new Set<AnalyticsBuilder>();
+
+/** Asks every builder running in this process to look for work now (another process's finds it at its next poll). */
+export const wakeAnalyticsBuilders = (): void => {
+  for (const builder of runningHere) builder.wakeUp();
+};
 
 export class AnalyticsBuilder {
   private readonly me = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   private running: Promise<void> | null = null;
   private stopped = false;
   private wake: (() => void) | null = null;
+  /** Work was announced while a pass ran: the next pass starts at once. */
+  private woken = false;
 
   constructor(private readonly options: AnalyticsBuilderOptions) {}
 
   start(): void {
     if (this.running) return;
     this.stopped = false;
+    runningHere.add(this);
     this.running = this.loop();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    runningHere.delete(this);
     this.wake?.();
     await this.running;
     this.running = null;
+  }
+
+  wakeUp(): void {
+    this.woken = true;
+    this.wake?.();
   }
 
   /** Builds every generation waiting now, here; returns how many it completed (tests, the CLI without a server). */
@@ -62,12 +82,14 @@ export class AnalyticsBuilder {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
+      this.woken = false;
       try {
         await this.runOnce();
       } catch (error) {
         this.options.logger?.error({ err: error }, 'analytics rebuild failed; it is tried again');
       }
       if (this.stopped) break;
+      if (this.woken) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.options.pollMs ?? 500);
         this.wake = () => {
@@ -106,13 +128,12 @@ export class AnalyticsBuilder {
     const started = Date.now();
     const until = parsePosition(target.sincePosition);
     const increments = emptyIncrements();
-    const shown = shownInMemory();
-    const lastSeen = new Map<string, number>();
+    const shown = new ShownItems();
     let read = 0;
     let after: RecordedEvent['position'] | undefined;
     logger?.info({ organizationId: target.organizationId, generation: target.generation, timezone: target.timezone, reason: target.reason }, 'analytics rebuild started');
     for (let done = false; !done; ) {
-      const page = await store.readAll({ ...(after ? { after } : {}), maxCount: PAGE });
+      const page = await store.readAll({ ...(after ? { after } : {}), maxCount: this.options.pageSize ?? PAGE });
       if (!page.length) break;
       for (const event of page) {
         if (comparePositions(event.position, until) >= 0) {
@@ -123,19 +144,18 @@ export class AnalyticsBuilder {
         if (event.type === 'AgentTurnCompleted' || event.type === 'SearchResultsShown') {
           const showing = (event as RecordedEvent<AgentTurnCompleted> | RecordedEvent<SearchResultsShown>).data;
           if (showing.organizationId !== target.organizationId) continue;
-          noteShown(showing.sessionId, showing.shown, shown);
-          lastSeen.set(showing.sessionId, Date.parse(showing.at));
+          noteShown(showing.sessionId, showing.shown, showing.at, shown);
           continue;
         }
         if (event.type !== 'ShopperEventsRecorded') continue;
         const data = (event as RecordedEvent<ShopperEventsRecorded>).data;
         if (data.organizationId !== target.organizationId) continue;
-        const assisted = attribute(data.sessionId, data.events, shown);
+        const assisted = attribute(data.sessionId, data.events, data.receivedAt, shown);
         tally(increments, target.timezone, data, assisted);
-        lastSeen.set(data.sessionId, Date.parse(data.receivedAt));
       }
       after = page.at(-1)!.position;
-      forgetEndedSessions(shown, lastSeen);
+      // Only showings the rule has already forgotten go: where a page ends changes no figure.
+      shown.forgetPast();
       if (!(await this.heartbeat(target, read))) return false;
       if (this.stopped) return false;
     }
@@ -182,16 +202,5 @@ export class AnalyticsBuilder {
       .where('claimed_by', '=', this.me)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
-  }
-}
-
-/** Sessions last a day: what one showed is forgotten three days after its last event (bounds the replay's memory). */
-function forgetEndedSessions(shown: ReturnType<typeof shownInMemory>, lastSeen: Map<string, number>): void {
-  let newest = 0;
-  for (const at of lastSeen.values()) if (at > newest) newest = at;
-  for (const [sessionId, at] of lastSeen) {
-    if (at >= newest - SHOWN_KEPT_MS) continue;
-    lastSeen.delete(sessionId);
-    shown.forget(sessionId);
   }
 }

@@ -11,10 +11,12 @@
 //
 // The agent's turns (`AgentTurnCompleted`) and searches' results (`SearchResultsShown`) count no
 // figure of their own; what they put on screen makes a later add to cart or purchase of it
-// assisted. What a client reports it showed (product_view, product_click) does not.
+// assisted, by one rule both paths apply event by event (domain/analytics/attribution.ts). What a
+// client reports it showed (product_view, product_click) does not.
 // Shopper events kept apart when recorded (`unverified`) count only as `unverified` on their day.
 import { sql, type Kysely } from 'kysely';
-import { attribute, emptyIncrements, noteShown, tally, tenThousandthsText, type DayIncrements, type ShownItems } from '../domain/analytics/days.js';
+import { attribute, noteShown, SHOWN_KEPT_MS, ShownItems } from '../domain/analytics/attribution.js';
+import { emptyIncrements, tally, tenThousandthsText, type DayIncrements } from '../domain/analytics/days.js';
 import type { OrganizationEvent } from '../domain/organization/events.js';
 import type { AgentTurnCompleted, SearchResultsShown, SessionEvent, ShopperEventsRecorded } from '../domain/session/events.js';
 import type { RecordedEvent } from '../infra/eventstore/port.js';
@@ -23,9 +25,6 @@ import { projector } from './projector.js';
 
 type AnalyticsEvent = OrganizationEvent | SessionEvent;
 type Recorded = RecordedEvent<ShopperEventsRecorded> | RecordedEvent<AgentTurnCompleted> | RecordedEvent<SearchResultsShown>;
-
-/** How long a session can still send events after its first (the session token's life) and some. */
-export const SHOWN_KEPT_MS = 3 * 24 * 60 * 60 * 1000;
 
 export interface Generation {
   organizationId: string;
@@ -109,42 +108,71 @@ async function openGeneration(db: Kysely<any>, event: RecordedEvent, organizatio
     .execute();
 }
 
-/** What the stylist showed in the sessions of a batch: read once, with what the batch shows added. */
-class ShownInBatch implements ShownItems {
-  private readonly known = new Set<string>();
-  /** [sessionId, itemId, organizationId, receivedAt] of what the batch showed first. */
-  readonly added: Array<[string, string, string, string]> = [];
-  current: Recorded | null = null;
+const isShowing = (e: Recorded): e is RecordedEvent<AgentTurnCompleted> | RecordedEvent<SearchResultsShown> => e.type === 'AgentTurnCompleted' || e.type === 'SearchResultsShown';
+const asksWhatWasShown = (e: Recorded): boolean =>
+  e.type === 'ShopperEventsRecorded' && e.data.events.some((s) => (s.type === 'add_to_cart' || s.type === 'purchase') && s.itemId !== null);
+const msOf = (value: Date | string): number => new Date(value).getTime();
+
+/**
+ * What the service showed the sessions of a batch's organizations (domain/analytics/attribution.ts):
+ * each organization's clock and the showings of the sessions that ask, read once; the batch's own
+ * showings added as it goes, and written back at its end.
+ */
+class ShownInBatch {
+  private readonly organizations = new Map<string, { shown: ShownItems; storedClock: number }>();
+  /** `organizationId \0 sessionId \0 itemId` → the time a showing of the batch moved it to (ms). */
+  private readonly changed = new Map<string, number>();
 
   static async read(db: Kysely<any>, batch: readonly Recorded[]): Promise<ShownInBatch> {
     const shown = new ShownInBatch();
+    const involved = [...new Set(batch.filter((e) => isShowing(e) || asksWhatWasShown(e)).map((e) => e.data.organizationId))];
+    if (!involved.length) return shown;
+    const { rows: clocks } = await sql<{ organization_id: string; clock: Date | string | null }>`
+      select o.id as organization_id, (select max(received_at) from analytics_shown s where s.organization_id = o.id) as clock
+        from unnest(${involved}::uuid[]) as o(id)`.execute(db);
+    for (const row of clocks) {
+      const clock = row.clock === null ? Number.NEGATIVE_INFINITY : msOf(row.clock);
+      shown.organizations.set(row.organization_id, { shown: new ShownItems(clock), storedClock: clock });
+    }
     // Only sessions that add to cart or buy ask what was shown.
-    const asking = [
-      ...new Set(batch.filter((e) => e.type === 'ShopperEventsRecorded' && e.data.events.some((s) => (s.type === 'add_to_cart' || s.type === 'purchase') && s.itemId)).map((e) => e.data.sessionId)),
-    ];
+    const asking = [...new Set(batch.filter(asksWhatWasShown).map((e) => e.data.sessionId))];
     if (asking.length) {
-      const { rows } = await sql<{ organization_id: string; session_id: string; item_id: string }>`
-        select organization_id, session_id, item_id from analytics_shown where session_id = any(${asking}::uuid[])`.execute(db);
-      for (const row of rows) shown.known.add(`${row.organization_id}\0${row.session_id}\0${row.item_id}`);
+      const { rows } = await sql<{ organization_id: string; session_id: string; item_id: string; received_at: Date | string }>`
+        select organization_id, session_id, item_id, received_at from analytics_shown where session_id = any(${asking}::uuid[])`.execute(db);
+      for (const row of rows) shown.of(row.organization_id).show(row.session_id, row.item_id, msOf(row.received_at));
     }
     return shown;
   }
 
-  // A session belongs to one organization (its token says which); the key holds both all the same.
-  private key(sessionId: string, itemId: string): string {
-    return `${this.current!.data.organizationId}\0${sessionId}\0${itemId}`;
+  of(organizationId: string): ShownItems {
+    let entry = this.organizations.get(organizationId);
+    if (!entry) this.organizations.set(organizationId, (entry = { shown: new ShownItems(), storedClock: Number.NEGATIVE_INFINITY }));
+    return entry.shown;
   }
 
-  has(sessionId: string, itemId: string): boolean {
-    return this.known.has(this.key(sessionId, itemId));
+  note(event: RecordedEvent<AgentTurnCompleted> | RecordedEvent<SearchResultsShown>): void {
+    const { organizationId, sessionId, shown, at } = event.data;
+    for (const item of noteShown(sessionId, shown, at, this.of(organizationId))) this.changed.set(`${organizationId}\0${sessionId}\0${item.itemId}`, item.at);
   }
 
-  add(sessionId: string, itemId: string): void {
-    const key = this.key(sessionId, itemId);
-    if (this.known.has(key)) return;
-    this.known.add(key);
-    const current = this.current!;
-    this.added.push([sessionId, itemId, current.data.organizationId, current.type === 'ShopperEventsRecorded' ? current.data.receivedAt : current.data.at]);
+  /** Stores the batch's showings and drops those the organizations' clocks have left behind (they can never count again). */
+  async write(db: Kysely<any>): Promise<void> {
+    const rows = [...this.changed].flatMap(([key, at]) => {
+      const [organizationId = '', sessionId = '', itemId = ''] = key.split('\0');
+      return this.of(organizationId).clock - SHOWN_KEPT_MS > at ? [] : [{ organizationId, sessionId, itemId, at: new Date(at).toISOString() }];
+    });
+    if (rows.length) {
+      await sql`
+        insert into analytics_shown (session_id, item_id, organization_id, received_at)
+        select * from unnest(${rows.map((r) => r.sessionId)}::uuid[], ${rows.map((r) => r.itemId)}::text[], ${rows.map((r) => r.organizationId)}::uuid[], ${rows.map((r) => r.at)}::timestamptz[])
+        on conflict (session_id, item_id, organization_id) do update set received_at = greatest(analytics_shown.received_at, excluded.received_at)`.execute(db);
+    }
+    const advanced = [...this.organizations].filter(([, o]) => o.shown.clock > o.storedClock);
+    if (advanced.length) {
+      await sql`
+        delete from analytics_shown s using unnest(${advanced.map(([id]) => id)}::uuid[], ${advanced.map(([, o]) => new Date(o.shown.clock - SHOWN_KEPT_MS).toISOString())}::timestamptz[]) as h(organization_id, horizon)
+         where s.organization_id = h.organization_id and s.received_at < h.horizon`.execute(db);
+    }
   }
 }
 
@@ -167,30 +195,20 @@ export async function applyShopperEvents(db: Kysely<any>, batch: readonly Record
   const shown = await ShownInBatch.read(db, batch);
   const tallies = new Map<string, { generation: Generation; increments: DayIncrements }>();
   for (const event of batch) {
-    shown.current = event;
-    if (event.type === 'AgentTurnCompleted' || event.type === 'SearchResultsShown') {
-      noteShown(event.data.sessionId, event.data.shown, shown);
+    if (isShowing(event)) {
+      shown.note(event);
       continue;
     }
-    const assisted = attribute(event.data.sessionId, event.data.events, shown);
-    for (const generation of open.get(event.data.organizationId) ?? []) {
+    const { organizationId, sessionId, events, receivedAt } = event.data;
+    const assisted = attribute(sessionId, events, receivedAt, shown.of(organizationId));
+    for (const generation of open.get(organizationId) ?? []) {
       const key = `${generation.organizationId}/${generation.generation}`;
       let entry = tallies.get(key);
       if (!entry) tallies.set(key, (entry = { generation, increments: emptyIncrements() }));
       tally(entry.increments, generation.timezone, event.data, assisted);
     }
   }
-  if (shown.added.length) {
-    const added = shown.added;
-    await sql`
-      insert into analytics_shown (session_id, item_id, organization_id, received_at)
-      select * from unnest(${added.map((a) => a[0])}::uuid[], ${added.map((a) => a[1])}::text[], ${added.map((a) => a[2])}::uuid[], ${added.map((a) => a[3])}::timestamptz[])
-      on conflict do nothing`.execute(db);
-    // Sessions end within a day (their token's life): what they showed is forgotten after three,
-    // measured from the newest event, so a replay of old history forgets the same way.
-    const newest = added.reduce((max, a) => (a[3] > max ? a[3] : max), added[0]![3]);
-    if (Math.random() < 0.02) await sql`delete from analytics_shown where received_at < ${new Date(Date.parse(newest) - SHOWN_KEPT_MS).toISOString()}::timestamptz`.execute(db);
-  }
+  await shown.write(db);
   for (const { generation, increments } of tallies.values()) await addIncrements(db, generation.organizationId, generation.generation, increments);
 }
 

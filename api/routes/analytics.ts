@@ -1,7 +1,8 @@
 // GET /v1/analytics/daily (document 3 "Widget, events, analytics"): the organization's days in its
 // reporting timezone, from the analytics read model (projections/analytics.ts). While a new count
 // is being built (a changed timezone, `stylist analytics rebuild`), the previous count answers,
-// in its own timezone, and `rebuilding` says what is under way.
+// in its own timezone (the answer's `timezone`), `rebuilding` is true and `rebuild` says what is
+// under way. A change of timezone waits for the new count when it is quick (api/routes/organization.ts).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { dailyAnalytics } from '../../projections/queries/analytics.js';
@@ -56,10 +57,14 @@ export const analyticsRoutes = (context: RouteContext) => (app: FastifyInstance)
         querystring: z.object({ from: isoDate('from'), to: isoDate('to') }),
         response: {
           200: z.object({
-            timezone: z.string(),
+            timezone: z.string().describe('The timezone the days are counted in: while a new count is built, still the previous one.'),
             currency: z.string(),
             days: z.array(day),
-            rebuilding: z.object({ timezone: z.string(), reason: z.string(), requestedAt: z.string(), eventsRead: z.number() }).optional(),
+            rebuilding: z.boolean().describe('A new count is being built (a new reporting timezone, an operator\'s rebuild); the days are the previous count until it replaces them.'),
+            rebuild: z
+              .object({ timezone: z.string(), reason: z.string(), requestedAt: z.string(), eventsRead: z.number() })
+              .optional()
+              .describe('The count under way: its timezone, why (timezone, rebuild), when it was asked for and how many events it has replayed.'),
           }),
         },
       },
@@ -71,7 +76,7 @@ export const analyticsRoutes = (context: RouteContext) => (app: FastifyInstance)
       if (days > MAX_ANALYTICS_DAYS) throw new HttpError(422, analyticsMessages.range, { details: [{ path: 'to', message: analyticsMessages.range }] });
       const answer = await dailyAnalytics(context.db, callerOf(request).organizationId, from, to);
       // Every organization has a count from its creation; none yet means the read model is behind.
-      return answer ?? { timezone: 'UTC', currency: 'CAD', days: [] };
+      return answer ?? { timezone: 'UTC', currency: 'CAD', days: [], rebuilding: false };
     },
   );
 };

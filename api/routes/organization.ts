@@ -1,8 +1,12 @@
-// PATCH /v1/organization (document 2 "Widget themes and organization").
+// PATCH /v1/organization (document 2 "Widget themes and organization"). A new reporting timezone
+// waits, within `analyticsTimezoneWaitMs`, for the analytics count in it to answer, so a
+// GET /v1/analytics/daily right after answers in it; past the bound that answer says
+// `rebuilding: true` and names the timezone its numbers are still in.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { updateOrganization } from '../../commands/organizations.js';
 import { NotFound } from '../../domain/errors.js';
+import { waitForAnalyticsSwap } from '../../projections/analytics-swap.js';
 import { getOrganizationRecord } from '../../projections/queries/organizations.js';
 import { zodRoutes } from '../plugins/validation.js';
 import { callerOf, commandMeta, type RouteContext } from './context.js';
@@ -32,7 +36,12 @@ const organization = z.object({
   updatedAt: z.string(),
 });
 
-export const organizationRoutes = (context: RouteContext) => (app: FastifyInstance) => {
+export interface OrganizationContext extends RouteContext {
+  /** How long a change of reporting timezone waits for the analytics count in it (ANALYTICS_TIMEZONE_WAIT_MS). */
+  analyticsTimezoneWaitMs: number;
+}
+
+export const organizationRoutes = (context: OrganizationContext) => (app: FastifyInstance) => {
   zodRoutes(app).patch(
     '/v1/organization',
     {
@@ -42,10 +51,11 @@ export const organizationRoutes = (context: RouteContext) => (app: FastifyInstan
     async (request) => {
       const { organizationId } = callerOf(request);
       const notFound = () => new NotFound('Organization not found');
-      const { position } = await updateOrganization(context.eventStore, { organizationId, fields: request.body.fields }, commandMeta(request)).catch((error) => {
+      const { position, reportingTimezone } = await updateOrganization(context.eventStore, { organizationId, fields: request.body.fields }, commandMeta(request)).catch((error) => {
         throw error instanceof NotFound ? notFound() : error;
       });
-      if (position) await context.waitFor(position, ['organizations']);
+      if (position) await context.waitFor(position, reportingTimezone ? ['organizations', 'analytics'] : ['organizations']);
+      if (reportingTimezone) await waitForAnalyticsSwap(context.db, organizationId, context.analyticsTimezoneWaitMs);
       const record = await getOrganizationRecord(context.db, organizationId);
       if (!record) throw notFound();
       return { organization: record };

@@ -1,7 +1,7 @@
 // Daily analytics of shopper events (document 3 "Widget, events, analytics"), as pure functions:
 // which day an event counts on in a timezone, whether an add to cart or purchase was assisted,
 // and the increments a run of recorded events makes to each day. The projector (live) and the
-// blue/green rebuild (history) both fold events through `DayTally`, in `$all` order.
+// blue/green rebuild (history) both fold events through `tally`, in `$all` order.
 //
 // Definitions (docs/merchants.md, "Analytics"):
 //   day            the calendar date, in the reporting timezone, of the instant the service
@@ -18,8 +18,9 @@
 //   revenue        sum of purchase values, per currency (the main one answers as `revenue`);
 //   assisted       an add to cart or purchase of an item the service itself put on the session's
 //                  screen before it: an agent turn's `shown` (AgentTurnCompleted) or a search's
-//                  results (SearchResultsShown). A product_view or product_click the client
-//                  reports shows nothing: the client could name any item;
+//                  results (SearchResultsShown), at most three days before and not yet
+//                  forgotten (domain/analytics/attribution.ts has the rule). A product_view or
+//                  product_click the client reports shows nothing: the client could name any item;
 //   assistedRevenue  sum of assisted purchases' values;
 //   conversionRate   sessions with a purchase that day ÷ sessions that day.
 import type { RecordedShopperEvent } from '../session/events.js';
@@ -84,35 +85,6 @@ export interface DayIncrements {
 }
 
 export const emptyIncrements = (): DayIncrements => ({ counts: new Map(), revenue: new Map(), sessions: new Map() });
-
-/** The items shown per session, for attribution. */
-export interface ShownItems {
-  has(sessionId: string, itemId: string): boolean;
-  add(sessionId: string, itemId: string): void;
-}
-
-export const shownInMemory = (): ShownItems & { forget(sessionId: string): void } => {
-  const shown = new Map<string, Set<string>>();
-  return {
-    has: (sessionId, itemId) => shown.get(sessionId)?.has(itemId) ?? false,
-    add: (sessionId, itemId) => {
-      let items = shown.get(sessionId);
-      if (!items) shown.set(sessionId, (items = new Set()));
-      items.add(itemId);
-    },
-    forget: (sessionId) => void shown.delete(sessionId),
-  };
-};
-
-/** Whether each event is assisted: a counted add to cart or purchase of an item the service showed the session before. */
-export function attribute(sessionId: string, events: readonly RecordedShopperEvent[], shown: ShownItems): boolean[] {
-  return events.map((event) => event.unverified === null && event.itemId !== null && (event.type === 'add_to_cart' || event.type === 'purchase') && shown.has(sessionId, event.itemId));
-}
-
-/** What the service put on a session's screen (an agent turn's `shown`, a search's results) counts as shown to it. */
-export function noteShown(sessionId: string, items: ReadonlyArray<{ itemId: string }>, shown: ShownItems): void {
-  for (const item of items) shown.add(sessionId, item.itemId);
-}
 
 /** Adds one request's events (already attributed) to the increments of the days of `timezone`. */
 export function tally(into: DayIncrements, timezone: string, batch: { sessionId: string; receivedAt: string; events: readonly RecordedShopperEvent[] }, assisted: readonly boolean[]): void {

@@ -29,11 +29,14 @@ export async function mainCurrency(db: Kysely<any>, organizationId: string): Pro
 }
 
 export interface DailyAnswer {
+  /** The timezone the days are counted in: while a new count is built, the old count's. */
   timezone: string;
   currency: string;
   days: DailyFigures[];
-  /** A new count under way (a new timezone, or a rebuild): the days above are the old count until it is done. */
-  rebuilding?: { timezone: string; reason: string; requestedAt: string; eventsRead: number };
+  /** Whether a new count is under way (a new timezone, or a rebuild): the days above are the old count until it is done. */
+  rebuilding: boolean;
+  /** The count under way, when there is one. */
+  rebuild?: { timezone: string; reason: string; requestedAt: string; eventsRead: number };
 }
 
 export async function dailyAnalytics(db: Kysely<any>, organizationId: string, from: string, to: string): Promise<DailyAnswer | null> {
@@ -41,10 +44,10 @@ export async function dailyAnalytics(db: Kysely<any>, organizationId: string, fr
   if (!active) return null;
   const stored = await storedDays(db, organizationId, active.generation, from, to);
   const days = datesBetween(from, to).map((date) => dailyFigures(stored.get(date) ?? emptyDay(date), currency));
-  return { timezone: active.timezone, currency, days, ...(building ? { rebuilding: rebuildingOf(building) } : {}) };
+  return { timezone: active.timezone, currency, days, rebuilding: !!building, ...(building ? { rebuild: rebuildOf(building) } : {}) };
 }
 
-const rebuildingOf = (b: BuildingGeneration) => ({ timezone: b.timezone, reason: b.reason, requestedAt: b.requestedAt, eventsRead: b.eventsRead });
+const rebuildOf = (b: BuildingGeneration) => ({ timezone: b.timezone, reason: b.reason, requestedAt: b.requestedAt, eventsRead: b.eventsRead });
 
 const emptyDay = (date: string): StoredDay => ({ date, sessions: 0, purchasingSessions: 0, messages: 0, productClicks: 0, addToCarts: 0, purchases: 0, unverified: 0, revenue: new Map() });
 

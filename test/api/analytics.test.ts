@@ -1,19 +1,23 @@
 // GET /v1/analytics/daily through HTTP: the key and scope it takes, every 422, days in the
 // reporting timezone with zeros, revenue in the main currency with others beside it, attribution,
-// a change of timezone answered by the old count until the new one replaces it, and
-// `stylist analytics rebuild`.
+// a change of timezone (a small history: the PATCH waits and the next GET answers in the new
+// timezone; a large one, or a bound of 0: the GET answers `rebuilding: true` in the old timezone
+// until the new count replaces it), and `stylist analytics rebuild`.
 import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
 import { sessionStream, shopperEvent as event, type RecordedShopperEvent, type ShopperEvent } from '../../domain/session/events.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { AnalyticsBuilder } from '../../projections/analytics-builder.js';
+import { sharedTestService, startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/until.js';
 
 
-// One service for the file (a service costs seconds to start); each test has an organization of its own.
-let shared: TestService | undefined;
+// One service for the file (a service costs seconds to start); each test has an organization of its
+// own. Its bound on a change of timezone's wait is generous, so a small history is rebuilt within
+// it however loaded the machine; the large history's test has a service of its own, bound 0.
+const generousBound = { ANALYTICS_TIMEZONE_WAIT_MS: '60000' };
 
-const setUp = async (_t: Test) => {
-  const service = (shared ??= await startTestService(t));
+const setUp = async (_t: Test, own?: TestService) => {
+  const service = own ?? (await sharedTestService({ env: generousBound }));
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);
   const headers = { authorization: `Bearer ${org.privateKey}` };
   const daily = (query: string, h: Record<string, string> = headers) => service.app.inject({ url: `/v1/analytics/daily?${query}`, headers: h });
@@ -72,26 +76,32 @@ t.test('end to end: a widget session reports events and the day counts them', as
   );
 });
 
-t.test('a count being built shows in projections status and in the answer, and the old one answers meanwhile', async (t) => {
-  const { service, org, headers, daily, record } = await setUp(t);
+t.test('a large history: right after a new timezone the old count answers, says it is rebuilding and in which timezone its numbers are, then the new one replaces it', async (t) => {
+  // A bound of 0 makes every history large; the builder held, as a busy projections process would, keeps it so.
+  const service = await startTestService(t, { env: { ANALYTICS_TIMEZONE_WAIT_MS: '0' } });
+  const { org, headers, daily, record } = await setUp(t, service);
+  // 02:00 UTC on the 2nd is 11:00 on the 2nd in Tokyo; 20:00 UTC on the 1st is 05:00 on the 2nd there.
+  await record('2026-05-01T20:00:00Z', [event('message_sent')]);
   await record('2026-05-02T02:00:00Z', [event('message_sent')]);
-  // Hold the builder, as a busy projections process would, to look at the count under way.
   await service.platform.analytics.stop();
   t.teardown(() => service.platform.analytics.start());
-  await service.app.inject({ method: 'PATCH', url: '/v1/organization', headers, payload: { fields: { reportingTimezone: 'Asia/Tokyo' } } });
-  const status = await until(
-    'the rebuild listed by projections status',
-    () => service.cli(['projections', 'status', '--json']),
-    (s) => s.analyticsRebuilds.some((b: { organizationId: string }) => b.organizationId === org.organizationId),
-  );
-  t.match(status.analyticsRebuilds.find((b: { organizationId: string }) => b.organizationId === org.organizationId), { timezone: 'Asia/Tokyo', reason: 'timezone', eventsRead: 0 });
+  const patched = await service.app.inject({ method: 'PATCH', url: '/v1/organization', headers, payload: { fields: { reportingTimezone: 'Asia/Tokyo' } } });
+  t.equal(patched.statusCode, 200);
+  t.equal(patched.json().organization.reportingTimezone, 'Asia/Tokyo');
+
   const during = (await daily('from=2026-05-01&to=2026-05-02')).json();
-  t.equal(during.timezone, 'UTC', 'the old count answers');
-  t.match(during.rebuilding, { timezone: 'Asia/Tokyo', reason: 'timezone' });
+  t.equal(during.rebuilding, true, 'the GET right after the PATCH says a new count is under way');
+  t.equal(during.timezone, 'UTC', 'and names the timezone its numbers are in: the old one');
+  t.same(during.days.map((d: { messages: number }) => d.messages), [1, 1], 'UTC days');
+  t.match(during.rebuild, { timezone: 'Asia/Tokyo', reason: 'timezone', eventsRead: 0 });
+  const status = await service.cli(['projections', 'status', '--json']);
+  t.match(status.analyticsRebuilds.find((b: { organizationId: string }) => b.organizationId === org.organizationId), { timezone: 'Asia/Tokyo', reason: 'timezone' }, 'listed by projections status');
+
   service.platform.analytics.start();
   const after = await until('the count in Tokyo time', async () => (await daily('from=2026-05-01&to=2026-05-02')).json(), (a) => a.timezone === 'Asia/Tokyo');
-  t.notOk(after.rebuilding);
-  t.same(after.days.map((d: { messages: number }) => d.messages), [0, 1], '02:00 UTC is 11:00 on the 2nd in Tokyo');
+  t.equal(after.rebuilding, false);
+  t.notOk('rebuild' in after);
+  t.same(after.days.map((d: { messages: number }) => d.messages), [0, 2], 'both on the 2nd in Tokyo');
   t.notOk((await service.cli(['projections', 'status', '--json'])).analyticsRebuilds.some((b: { organizationId: string }) => b.organizationId === org.organizationId));
 });
 
@@ -143,21 +153,38 @@ t.test('days in the reporting timezone, zeros included, revenue in the main curr
   t.notOk('unverified' in answer.days[3], 'no events kept apart: no unverified figure');
 });
 
-t.test('a new reporting timezone: the old count answers until the new one replaces it; the CLI rebuilds on demand', async (t) => {
+t.test('a small history: right after a new timezone the GET answers in it, with its day boundaries; the CLI rebuilds on demand', async (t) => {
   const { service, org, headers, daily, record } = await setUp(t);
-  // 02:00 UTC on the 2nd is still the 1st in New York.
-  await record('2026-05-02T02:00:00Z', [event('message_sent')]);
-  t.same((await daily('from=2026-05-01&to=2026-05-02')).json().days.map((d: { messages: number }) => d.messages), [0, 1]);
+  // A builder that would not look for work again for an hour on its own: only the PATCH's wait
+  // (which wakes it and waits for the swap) can have the new count answer by the next GET.
+  await service.platform.analytics.stop();
+  const drowsy = new AnalyticsBuilder({ store: service.platform.eventStore, db: service.platform.database.db, pollMs: 3_600_000 });
+  drowsy.start();
+  const wakeUp = async () => {
+    await drowsy.stop();
+    service.platform.analytics.start();
+  };
+  t.teardown(wakeUp);
+  // New York is UTC-4 in May: its 2nd begins at 04:00 UTC.
+  await record('2026-05-02T03:59:59Z', [event('message_sent')]);
+  await record('2026-05-02T04:00:00Z', [event('message_sent'), event('purchase', { itemId: 'belt', value: 30, currency: 'CAD' })]);
+  t.same((await daily('from=2026-05-01&to=2026-05-02')).json().days.map((d: { messages: number }) => d.messages), [0, 2], 'both on the 2nd in UTC');
   const patched = await service.app.inject({ method: 'PATCH', url: '/v1/organization', headers, payload: { fields: { reportingTimezone: 'America/New_York' } } });
   t.equal(patched.statusCode, 200);
-  const moved = await until(
-    'the count in New York time',
-    async () => (await daily('from=2026-05-01&to=2026-05-02')).json(),
-    (answer) => answer.timezone === 'America/New_York',
+  const moved = (await daily('from=2026-05-01&to=2026-05-02')).json();
+  t.equal(moved.timezone, 'America/New_York', 'the GET right after the PATCH answers in the new timezone');
+  t.equal(moved.rebuilding, false, 'nothing left under way');
+  t.same(
+    moved.days.map((d: { date: string; messages: number; purchases: number; revenue: number }) => [d.date, d.messages, d.purchases, d.revenue]),
+    [['2026-05-01', 1, 0, 0], ['2026-05-02', 1, 1, 30]],
+    "a second before New York's midnight is the 1st, midnight is the 2nd",
   );
-  t.same(moved.days.map((d: { messages: number }) => d.messages), [1, 0], 'the same message, now on the 1st');
-  t.notOk(moved.rebuilding, 'nothing left under way');
 
+  const unchanged = await service.app.inject({ method: 'PATCH', url: '/v1/organization', headers, payload: { fields: { reportingTimezone: 'America/New_York', name: 'Acme Outfitters' } } });
+  t.equal(unchanged.statusCode, 200);
+  t.same((await daily('from=2026-05-01&to=2026-05-02')).json(), moved, 'the same timezone again: the same count');
+
+  await wakeUp();
   const rebuilt = await service.cli(['analytics', 'rebuild', '--org', org.organizationId, '--wait', '--json']);
   t.match(rebuilt, { organizationId: org.organizationId, state: 'active', timezone: 'America/New_York' });
   t.same((await daily('from=2026-05-01&to=2026-05-02')).json().days, moved.days, 'a rebuild gives the same numbers');
