@@ -12,7 +12,11 @@ import type { Progress, ProgressSink } from './cli/progress.js';
 const adminFile = (dataDir: string) => path.join(dataDir, 'admin.json');
 
 const AdminAddress = z.object({ url: z.string().url(), token: z.string().min(32), pid: z.number().int() });
-const AdminRequest = z.object({ argv: z.array(z.string()).max(100) });
+const AdminRequest = z.object({
+  argv: z.array(z.string()).max(100),
+  /** Epoch ms after which the CLI has given up waiting for the answer's headers (it then reports a refusal). */
+  answerBy: z.number().int().positive().optional(),
+});
 
 export type AdminAnswer = { ok: true; result: Record<string, unknown> } | { ok: false; error: string; usage?: boolean };
 
@@ -20,7 +24,11 @@ export interface AdminChannel {
   close(): Promise<void>;
 }
 
-export async function openAdminChannel(dataDir: string, execute: (argv: string[], progress: ProgressSink) => Promise<AdminAnswer>): Promise<AdminChannel> {
+export async function openAdminChannel(
+  dataDir: string,
+  execute: (argv: string[], progress: ProgressSink) => Promise<AdminAnswer>,
+  options: { onLate?: (argv: string[]) => void } = {},
+): Promise<AdminChannel> {
   const token = randomBytes(32).toString('base64url');
   const expected = Buffer.from(`Bearer ${token}`);
   const server = http.createServer((request, response) => {
@@ -34,14 +42,23 @@ export async function openAdminChannel(dataDir: string, execute: (argv: string[]
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      let argv: string[];
+      let parsed: z.infer<typeof AdminRequest>;
       try {
-        argv = AdminRequest.parse(JSON.parse(Buffer.concat(chunks).toString('utf8'))).argv;
+        parsed = AdminRequest.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
       } catch {
         return reply(400, { ok: false, error: 'admin request must be {"argv": [strings]}' });
       }
+      const { argv, answerBy } = parsed;
+      // Read only now (this process was stopped, or busy): the CLI has told its operator that nothing
+      // was done, so nothing is. The margin keeps a command that starts now clear of that deadline.
+      if (answerBy !== undefined && Date.now() > answerBy - LATE_MARGIN_MS) {
+        options.onLate?.(argv);
+        return reply(408, { ok: false, error: 'the command arrived after the CLI had given up on it; nothing was done' });
+      }
       // One JSON object a line: `{"progress": …}` while the command works (the CLI draws it), then the answer.
       response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      // Sent now, not with the first line: the CLI takes prompt headers as the server being alive.
+      response.flushHeaders();
       const progress: ProgressSink = (step) => void response.write(`${JSON.stringify({ progress: step })}\n`);
       execute(argv, progress).then(
         (answer) => response.end(`${JSON.stringify(answer)}\n`),
@@ -72,11 +89,19 @@ export async function sendToServer(dataDir: string, argv: string[], progress: Pr
     return null;
   }
   if (!isAlive(address.pid)) return null;
+  // A server that holds the DATA_DIR but does not answer (stopped, stuck) cannot take the command,
+  // and the CLI cannot open the stores it holds: refuse at once rather than wait on it for good.
+  const answering = new AbortController();
+  const timer = setTimeout(() => answering.abort(), ADMIN_ANSWER_MS);
   const response = await fetch(`${address.url}/command`, {
     method: 'POST',
     headers: { authorization: `Bearer ${address.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ argv }),
-  }).catch(() => null);
+    body: JSON.stringify({ argv, answerBy: Date.now() + ADMIN_ANSWER_MS }),
+    signal: answering.signal,
+  })
+    .catch(() => null)
+    .finally(() => clearTimeout(timer));
+  if (!response && answering.signal.aborted) throw new ServerNotAnswering(dataDir, address.pid);
   if (!response || !response.body) return null;
   if (!response.ok) return (await response.json()) as AdminAnswer;
   let answer: AdminAnswer | null = null;
@@ -96,6 +121,20 @@ export async function sendToServer(dataDir: string, argv: string[], progress: Pr
   }
   take(buffer);
   return answer ?? { ok: false, error: 'the server closed the admin channel without an answer' };
+}
+
+/** How long a running server may take to start answering a command (its headers come at once). */
+const ADMIN_ANSWER_MS = 10_000;
+/** A server takes a command only this long before the CLI's deadline, so the two never disagree. */
+const LATE_MARGIN_MS = 2_000;
+
+export class ServerNotAnswering extends Error {
+  override name = 'ServerNotAnswering';
+  constructor(dataDir: string, pid: number) {
+    super(
+      `DATA_DIR ${dataDir} is in use by another stylist process (pid ${pid}), which did not answer on its admin channel within ${ADMIN_ANSWER_MS / 1000} s; nothing was changed: check that process, or stop it`,
+    );
+  }
 }
 
 export const isAlive = (pid: number): boolean => {

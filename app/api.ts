@@ -12,7 +12,7 @@ import { openChatModel } from '../infra/models/index.js';
 import { KeyDirectory } from '../api/auth/key-directory.js';
 import { SessionLiveness } from '../api/auth/session-liveness.js';
 import { ShopperEventRecorder } from '../commands/shopper-events.js';
-import { PreflightCache } from '../api/preflight-cache.js';
+import { PREFLIGHT_READ_MODELS, PreflightCache } from '../api/preflight-cache.js';
 import type { EventLimits } from '../api/routes/events.js';
 import { endpointGroups } from '../api/routes/index.js';
 import { ensureDemoOrganization } from '../commands/demo.js';
@@ -39,18 +39,20 @@ export interface ServiceApiOptions {
   eventLimits?: Partial<EventLimits>;
   /** Keep widget preflight's presets and stores in memory (default true; benchmarks compare without). */
   cachePreflight?: boolean;
+  /** How long a preflight cache entry may live without a change seen on the event store (default 10 s). */
+  preflightCacheTtlMs?: number;
 }
 
 export async function buildServiceApi(platform: Platform, options: ServiceApiOptions = {}): Promise<FastifyInstance> {
   const { config, logger } = platform;
   const keys = new KeyDirectory({ db: platform.database.db, ttlMs: options.keyCacheTtlMs });
   platform.keys = keys;
-  await keys.follow(platform.eventStore, (position) => platform.projections.waitFor(position, ['organizations', 'api_keys'], 60_000));
+  await keys.follow(platform.eventStore, (position) => platform.projections.waitFor(position, ['organizations', 'api_keys'], 60_000), { log: logger, cache: 'api keys' });
 
   // Widget preflight's presets and stores, forgotten when a change to them reaches the event store
   // (the subscription ends when the event store closes, like the key directory's).
-  const preflightCache = new PreflightCache({ db: platform.database.db });
-  await preflightCache.follow(platform.eventStore, (position) => platform.projections.waitFor(position, ['widget_presets', 'datasets'], 60_000));
+  const preflightCache = new PreflightCache({ db: platform.database.db, ttlMs: options.preflightCacheTtlMs });
+  await preflightCache.follow(platform.eventStore, (position) => platform.projections.waitFor(position, PREFLIGHT_READ_MODELS, 60_000), { log: logger, cache: 'widget preflight' });
 
   const plan = demoPlan(config.demo.quota, config.demo.rpm);
   const seeded = await ensureDemoOrganization(platform.eventStore, plan, new Date().toISOString());
@@ -95,6 +97,7 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
     missRate: { perMinute: imageLimits.missesPerMinute, burst: imageLimits.missBurst },
     variantBudgetBytes: imageLimits.variantBudgetBytes,
     cacheBytes: imageLimits.cacheBytes,
+    originalReads: imageLimits.originalReads,
     onStoreError: (error, key) => logger.warn({ err: error, key }, 'an image variant could not be kept in (or evicted from) the object store; it was still served'),
   });
   // The variants already kept count against the budget: learnt in the background.
@@ -138,10 +141,10 @@ export async function buildServiceApi(platform: Platform, options: ServiceApiOpt
     usage,
     routes: endpointGroups({
       objects: platform.objects,
-      usage,
       eventStore: platform.eventStore,
       db: platform.database.db,
       waitFor: (position, projections) => platform.projections.waitFor(position, projections),
+      analyticsTimezoneWaitMs: config.projections.analyticsTimezoneWaitMs,
       serverSecret: platform.secret,
       preflightCache: options.cachePreflight === false ? undefined : preflightCache,
       eventLimits,

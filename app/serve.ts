@@ -47,7 +47,9 @@ export async function serve(config: Config, roles: readonly Role[] = ROLES): Pro
     platform.analytics.start();
   }
 
-  const admin: AdminChannel = await openAdminChannel(config.dataDir, (argv, progress) => executeCommand(platform, argv, progress));
+  const admin: AdminChannel = await openAdminChannel(config.dataDir, (argv, progress) => executeCommand(platform, argv, progress), {
+    onLate: (argv) => logger.warn({ command: argv.slice(0, 2).join(' ') }, 'an admin command arrived after the CLI had given up on it; not run'),
+  });
   cleanups.unshift(() => admin.close());
 
   const workers = await startWorkers(platform, roles, logger);

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { RecordedEvent } from '../infra/eventstore/port.js';
 import { comparePositions, positionToString, type Position } from '../infra/eventstore/position.js';
 import { advanceCheckpoint, lockCheckpoint, type Checkpoint } from './checkpoints.js';
+import { organizationOf, parkedOrganizations, parkEvents } from './parked.js';
 import type { Projector } from './projector.js';
 
 /** A handler threw: the projector stops at the event before, rather than skipping this one. */
@@ -25,7 +26,8 @@ export class HandlerFailed extends Error {
 }
 
 export type ApplyOutcome =
-  | { kind: 'applied'; checkpoint: Checkpoint & { position: Position } }
+  /** `parked`: events of a stopped organization lane queued behind its failed event instead of applied. */
+  | { kind: 'applied'; checkpoint: Checkpoint & { position: Position }; parked: number }
   /** The stored checkpoint was not the one expected: nothing was applied. */
   | { kind: 'conflict'; stored: Checkpoint };
 
@@ -57,10 +59,21 @@ export async function applyToProjector(
   return db.transaction().execute(async (trx): Promise<ApplyOutcome> => {
     const stored = await lockCheckpoint(trx, projector.name);
     if (!samePosition(stored.position, expected)) return { kind: 'conflict', stored };
-    const handled = events.filter((event) => handles(projector, event.type));
-    if (handled.length) await runHandlers(trx, projector, handled, oneByOne);
+    let handled = events.filter((event) => handles(projector, event.type));
+    let parked = 0;
+    if (handled.length) {
+      // Read under the checkpoint lock: a replay of a lane (which takes the same lock) is all before or all after.
+      const stopped = await parkedOrganizations(trx, projector.name);
+      if (stopped.size) {
+        const behind = handled.filter((event) => stopped.has(organizationOf(event) ?? ''));
+        await parkEvents(trx, projector.name, behind.map((event) => ({ event, organizationId: organizationOf(event)!, cause: 'behind' as const })));
+        handled = handled.filter((event) => !behind.includes(event));
+        parked = behind.length;
+      }
+      if (handled.length) await runHandlers(trx, projector, handled, oneByOne);
+    }
     await advanceCheckpoint(trx, projector.name, last.position, handled.length);
-    return { kind: 'applied', checkpoint: { position: last.position, eventsApplied: stored.eventsApplied + handled.length } };
+    return { kind: 'applied', checkpoint: { position: last.position, eventsApplied: stored.eventsApplied + handled.length }, parked };
   });
 }
 
@@ -82,4 +95,25 @@ async function runHandlers(trx: Kysely<any>, projector: Projector, events: reado
       throw new HandlerFailed(projector.name, event.type, positionToString(event.position), error, event);
     }
   }
+}
+
+/**
+ * Parks `event` (whose handler keeps failing) for its organization and moves the checkpoint onto
+ * it, in one transaction: the projector goes on with the next event, the organization's lane waits.
+ * `expected`: the checkpoint just before `event`.
+ */
+export async function parkFailedEvent(
+  db: Kysely<any>,
+  projector: Projector,
+  expected: Position | null,
+  event: RecordedEvent,
+  failure: { organizationId: string; error: string; attempts: number },
+): Promise<ApplyOutcome> {
+  return db.transaction().execute(async (trx): Promise<ApplyOutcome> => {
+    const stored = await lockCheckpoint(trx, projector.name);
+    if (!samePosition(stored.position, expected)) return { kind: 'conflict', stored };
+    await parkEvents(trx, projector.name, [{ event, organizationId: failure.organizationId, cause: 'failed', error: failure.error, attempts: failure.attempts }]);
+    await advanceCheckpoint(trx, projector.name, event.position, 0);
+    return { kind: 'applied', checkpoint: { position: event.position, eventsApplied: stored.eventsApplied }, parked: 1 };
+  });
 }

@@ -43,6 +43,11 @@ export async function advanceCheckpoint(trx: Kysely<any>, name: string, position
     .execute();
 }
 
+/** Events applied outside the checkpoint's order (a replayed parked lane): counted, the position stays. */
+export async function countApplied(trx: Kysely<any>, name: string, applied: number): Promise<void> {
+  await trx.updateTable(TABLE).set({ events_applied: sql`events_applied + ${applied}`, updated_at: sql`now()` }).where('name', '=', name).execute();
+}
+
 export async function resetCheckpoint(trx: Kysely<any>, name: string): Promise<void> {
   await trx.updateTable(TABLE).set({ position: null, events_applied: 0, updated_at: sql`now()` }).where('name', '=', name).execute();
 }

@@ -65,6 +65,7 @@ export class LiveLoop {
       core.adopt(state, stored.get(state.projector.name) ?? { position: null, eventsApplied: 0 });
       state.error = undefined;
     }
+    await core.recountParked();
     this.#stopping = new AbortController();
     this.#started = true;
     this.#loop = this.#run();
@@ -78,6 +79,8 @@ export class LiveLoop {
     if (!loop) return this.#halting;
     clearInterval(this.#poller);
     this.#stopping.abort();
+    // Parking happens in the loop: without it this process no longer knows the count.
+    this.#core.parked.count = undefined;
     this.#halting = (async () => {
       await this.#feed?.close();
       await loop;
@@ -101,7 +104,7 @@ export class LiveLoop {
   syncFaults(): Promise<void> {
     this.#polling ??= (async () => {
       const core = this.#core;
-      const open = await openFaults(core.db);
+      const [open] = await Promise.all([openFaults(core.db), core.recountParked()]);
       const released = [...core.states.values()].filter((s) => s.fault && !open.has(s.projector.name));
       for (const state of core.states.values()) if (!state.fault && open.has(state.projector.name)) state.fault = open.get(state.projector.name);
       if (!released.length) return;
@@ -219,7 +222,7 @@ export class LiveLoop {
     for (const state of idle) if (!conflicted.has(state.projector.name)) state.position = last;
     if (!conflicts.length) return;
     const stored = await readCheckpoints(core.db, conflicts);
-    for (const name of conflicts) core.adopt(core.state(name), stored.get(name) ?? { position: null, eventsApplied: 0 });
+    for (const name of conflicts) core.adoptForeign(core.state(name), stored.get(name) ?? { position: null, eventsApplied: 0 });
     this.#resync = true;
   }
 }

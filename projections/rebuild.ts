@@ -6,6 +6,7 @@ import { comparePositions } from '../infra/eventstore/position.js';
 import { eventsAfter } from './apply.js';
 import { ensureCheckpoints, lockCheckpoint, resetCheckpoint } from './checkpoints.js';
 import { retryIfOpen } from './faults.js';
+import { dropParked } from './parked.js';
 import type { LiveLoop } from './live-loop.js';
 import { replayAll } from './replay.js';
 import type { ProjectorState, RunnerCore } from './runner-core.js';
@@ -32,6 +33,7 @@ export async function rebuildProjectors(
     for (const state of targets) await reset(core, state);
     events = await replay(core, live, targets, onProgress);
   } finally {
+    await core.recountParked({ ifKnown: true });
     for (const state of targets) state.rebuilding = false;
     core.notify();
     // The live loop may have moved past while it left these alone: it resubscribes from them.
@@ -52,6 +54,8 @@ async function reset(core: RunnerCore, state: ProjectorState): Promise<void> {
   await retryIfOpen(core.db, name, { by: 'rebuild', reason: 'the read model was rebuilt' });
   await core.db.transaction().execute(async (trx) => {
     await lockCheckpoint(trx, name);
+    // The replay meets every parked event again, in order: parked again only if it still fails.
+    await dropParked(trx, name, { by: 'rebuild', reason: 'the read model was rebuilt' });
     // RESTART IDENTITY so serial keys come out the same as the first time round.
     if (tables.length) await sql`truncate table ${sql.join(tables.map((t) => sql.table(t)))} restart identity`.execute(trx);
     await resetCheckpoint(trx, name);

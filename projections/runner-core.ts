@@ -5,10 +5,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { EventStore, RecordedEvent } from '../infra/eventstore/port.js';
-import type { Position } from '../infra/eventstore/position.js';
-import { applyToProjector, HandlerFailed } from './apply.js';
+import { positionToString, type Position } from '../infra/eventstore/position.js';
+import { applyToProjector, HandlerFailed, parkFailedEvent } from './apply.js';
 import type { Checkpoint } from './checkpoints.js';
 import { recordFault, transientKind, type ProjectionFault } from './faults.js';
+import { countOpenParked, organizationOf } from './parked.js';
 import type { Projector } from './projector.js';
 
 /** The part of pino the runner uses. */
@@ -59,6 +60,14 @@ export interface ProjectorState {
 
 export type ApplyResult = 'applied' | 'conflict' | 'poisoned';
 
+/** Organization lanes that hold parked events, in this process's view. */
+export interface ParkedView {
+  /** Open parked events as last counted; undefined: not known here, so look in the database. */
+  count: number | undefined;
+  /** Parkings seen here: a recount that began before one of them must not overwrite it. */
+  changes: number;
+}
+
 export const backoffMs = (policy: RetryPolicy, attempt: number): number => {
   const capped = Math.min(policy.firstDelayMs * 2 ** Math.min(attempt - 1, 20), policy.maxDelayMs);
   return capped / 2 + Math.random() * (capped / 2);
@@ -69,6 +78,7 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 export class RunnerCore {
   readonly states = new Map<string, ProjectorState>();
   readonly #listeners = new Set<() => void>();
+  readonly parked: ParkedView = { count: undefined, changes: 0 };
 
   constructor(
     readonly store: EventStore,
@@ -97,6 +107,32 @@ export class RunnerCore {
   adopt(state: ProjectorState, checkpoint: Checkpoint): void {
     state.position = checkpoint.position;
     state.eventsApplied = checkpoint.eventsApplied;
+  }
+
+  /**
+   * Takes a checkpoint another writer moved (a second process): it may have parked events on the
+   * way, so the count is unknown here until the next recount.
+   */
+  adoptForeign(state: ProjectorState, checkpoint: Checkpoint): void {
+    this.adopt(state, checkpoint);
+    this.parked.count = undefined;
+    this.parked.changes++;
+  }
+
+  noteParked(events: number): void {
+    this.parked.changes++;
+    if (this.parked.count !== undefined) this.parked.count += events;
+  }
+
+  /**
+   * Counts the open parked events again (undefined on failure: the waits then look themselves).
+   * `ifKnown`: only where the count is kept (a process running the live loop).
+   */
+  async recountParked({ ifKnown = false }: { ifKnown?: boolean } = {}): Promise<void> {
+    if (ifKnown && this.parked.count === undefined) return;
+    const before = this.parked.changes;
+    const count = await countOpenParked(this.db).catch(() => undefined);
+    if (this.parked.changes === before) this.parked.count = count;
   }
 
   notify(): void {
@@ -135,10 +171,11 @@ export class RunnerCore {
         state.retrying = undefined;
         if (outcome.kind === 'conflict') {
           this.log.warn({ projection: state.projector.name }, 'projection checkpoint was moved by another writer; resynchronising');
-          this.adopt(state, outcome.stored);
+          this.adoptForeign(state, outcome.stored);
           return 'conflict';
         }
         this.adopt(state, outcome.checkpoint);
+        if (outcome.parked) this.noteParked(outcome.parked);
         return 'applied';
       } catch (error) {
         if (signal.aborted) throw error;
@@ -169,6 +206,8 @@ export class RunnerCore {
       const before = await this.apply(state, events.slice(0, failedAt), signal);
       if (before !== 'applied') return before;
     }
+    const organizationId = organizationOf(event);
+    if (organizationId) return this.#park(state, events.slice(failedAt + 1), event, { organizationId, error: error.message, attempts }, signal);
     const poisoned = { projector: state.projector.name, position: event.position, eventId: event.id, eventType: event.type, streamId: event.streamId, error: error.message, attempts };
     for (let attempt = 1; ; attempt++) {
       try {
@@ -187,6 +226,44 @@ export class RunnerCore {
     );
     this.notify();
     return 'poisoned';
+  }
+
+  /**
+   * One organization's event keeps failing: it is parked for that organization and the projector
+   * goes on with `rest` (where that organization's events queue behind it), so every other
+   * organization's read model stays current.
+   */
+  async #park(
+    state: ProjectorState,
+    rest: readonly RecordedEvent[],
+    event: RecordedEvent,
+    failure: { organizationId: string; error: string; attempts: number },
+    signal: AbortSignal,
+  ): Promise<ApplyResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const outcome = await parkFailedEvent(this.db, state.projector, state.position, event, failure);
+        if (outcome.kind === 'conflict') {
+          this.adoptForeign(state, outcome.stored);
+          state.retrying = undefined;
+          return 'conflict';
+        }
+        this.adopt(state, outcome.checkpoint);
+        this.noteParked(1);
+        break;
+      } catch (parking) {
+        if (signal.aborted) throw parking;
+        this.log.warn({ err: parking, projection: state.projector.name }, 'cannot park the failing event yet; retrying');
+        await this.#pause(backoffMs(this.retry, attempt), signal);
+      }
+    }
+    state.retrying = undefined;
+    this.log.error(
+      { projection: state.projector.name, organizationId: failure.organizationId, eventType: event.type, position: positionToString(event.position), streamId: event.streamId, attempts: failure.attempts, error: failure.error },
+      "an organization's event was parked: that organization's lane of the read model waits behind it, the others go on; `stylist projections replay-parked` applies it once fixed",
+    );
+    this.notify();
+    return rest.length ? this.apply(state, rest, signal) : 'applied';
   }
 
   async #pause(ms: number, signal: AbortSignal): Promise<void> {

@@ -45,3 +45,42 @@ export class RebuildFailed extends Error {
     super(`rebuild failed: ${failures.map((f) => `${f.name}: ${f.error}`).join('; ')}`);
   }
 }
+
+/** What a degraded organization lane tells the caller of a write (projections/parked.ts). */
+export interface DegradedRead {
+  projection: string;
+  organizationId: string;
+  eventType: string;
+  position: string;
+  error: string;
+  parkedAt: string;
+}
+
+// A handler's message may quote what it was given: keep its first line, shortened, and blank out
+// anything shaped like a credential before a caller sees it.
+const SECRET_SHAPES = [/\b[a-z][a-z0-9+.-]*:\/\/[^\s/@]+@/gi, /\bsgpt-(?:pk|sk)-\S+/g, /\bBearer\s+\S+/gi, /\b(?![0-9a-f]{8}-[0-9a-f]{4}-)[A-Za-z0-9_-]{32,}\b/gi];
+export const publicError = (error: string): string => {
+  let line = error.split('\n')[0] ?? '';
+  for (const shape of SECRET_SHAPES) line = line.replace(shape, '[redacted]');
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+};
+
+/**
+ * A write was saved, but one of the read models it waited for holds its organization's events
+ * parked behind one it could not apply: the change shows once an operator replays them. Other
+ * organizations are not affected. The API answers it with a 503 carrying `reason`.
+ */
+export class ProjectionDegraded extends Error {
+  override name = 'ProjectionDegraded';
+  constructor(readonly lanes: readonly DegradedRead[]) {
+    super(`read models degraded: ${lanes.map((l) => `${l.projection} for organization ${l.organizationId} (${l.eventType} at ${l.position}: ${l.error})`).join('; ')}`);
+  }
+
+  /** One sentence for the caller: which organization's read model, and why; no stack, no secrets. */
+  get reason(): string {
+    const details = this.lanes
+      .map((l) => `'${l.projection}' of organization ${l.organizationId} has stopped at ${l.eventType} (${l.position}) since ${l.parkedAt}: ${publicError(l.error)}`)
+      .join('; ');
+    return `The change was saved but is not readable yet: read model ${details}. This organization's changes wait until an operator replays the parked events; other organizations are not affected.`;
+  }
+}

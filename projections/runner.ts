@@ -1,21 +1,26 @@
 // Runs the projectors. The jobs live in their own modules: the live loop (live-loop.ts), the
 // read-your-writes waits (waits.ts), the rebuild hand-off (rebuild.ts), status and readiness
-// (status.ts), and the retry-or-poison step every batch goes through (runner-core.ts).
+// (status.ts), the retry-or-poison step every batch goes through (runner-core.ts), and the
+// per-organization lanes: an organization's event that keeps failing is parked for that
+// organization alone (parked.ts) until an operator replays it (parked-replay.ts).
 import { userInfo } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { EventStore } from '../infra/eventstore/port.js';
 import type { Position } from '../infra/eventstore/position.js';
 import { retryFault, skipFault, type ProjectionFault } from './faults.js';
 import { LiveLoop } from './live-loop.js';
+import { replayParked, type FailedLane, type ReplayedLane } from './parked-replay.js';
 import type { Projector } from './projector.js';
 import { rebuildProjectors } from './rebuild.js';
 import { DEFAULT_RETRY, RunnerCore, type RetryPolicy, type RunnerLogger } from './runner-core.js';
 import { oldestTransaction, projectionStatus, readinessOf, type OldestTransaction, type ProjectionReadiness, type ProjectionStatus } from './status.js';
 import { waitForPosition } from './waits.js';
 
-export { ProjectionTimeout, RebuildFailed } from './runner-errors.js';
+export { ProjectionDegraded, ProjectionTimeout, RebuildFailed } from './runner-errors.js';
+export type { DegradedLane } from './parked.js';
+export type { FailedLane, ReplayedLane } from './parked-replay.js';
 export { FaultMismatch, type ProjectionFault } from './faults.js';
-export { LAG_COUNT_LIMIT, type OldestTransaction, type ProjectionReadiness, type ProjectionStatus } from './status.js';
+export { LAG_COUNT_LIMIT, type DegradedOrganization, type OldestTransaction, type ProjectionReadiness, type ProjectionStatus } from './status.js';
 export type { RetryPolicy, RunnerLogger } from './runner-core.js';
 
 export interface ProjectionRunnerOptions {
@@ -107,6 +112,14 @@ export class ProjectionRunner {
     this.#core.log.warn({ projection: name, position: fault.position, eventType: fault.eventType, by, reason: decision.reason }, 'poisoned event retried by an operator');
     await this.#pickUp();
     return fault;
+  }
+
+  /**
+   * Applies the parked events of every stopped organization lane (narrowed by projector and
+   * organization), each lane in order and in one transaction; a lane that fails again stays parked.
+   */
+  async replayParked(filter: { projector?: string; organizationId?: string }, decision: OperatorDecision): Promise<{ replayed: ReplayedLane[]; failed: FailedLane[] }> {
+    return replayParked(this.#core, filter, { by: decidedBy(decision.actor), reason: decision.reason });
   }
 
   /** A running loop resumes at once; otherwise the process running it notices within its poll. */

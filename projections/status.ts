@@ -6,6 +6,7 @@ import { EVENTS_TABLE } from '../infra/eventstore/postgres-schema.js';
 import { comparePositions, positionToString, type Position } from '../infra/eventstore/position.js';
 import { readCheckpoints } from './checkpoints.js';
 import { openFaults, type ProjectionFault } from './faults.js';
+import { openLanes, type DegradedLane } from './parked.js';
 import type { Retrying, RunnerCore } from './runner-core.js';
 
 export const LAG_COUNT_LIMIT = 10_000;
@@ -28,6 +29,8 @@ export interface ProjectionStatus {
   retrying?: Retrying;
   fault?: ProjectionFault;
   rebuilding?: boolean;
+  /** Organizations whose lane of this read model is stopped on a parked event (the others go on). */
+  degraded?: DegradedLane[];
 }
 
 export interface OldestTransaction {
@@ -39,7 +42,12 @@ export interface OldestTransaction {
 
 export async function projectionStatus(core: RunnerCore, running: boolean, { count = true }: { count?: boolean } = {}): Promise<ProjectionStatus[]> {
   const names = core.names;
-  const [stored, faults, head] = await Promise.all([readCheckpoints(core.db, names), openFaults(core.db), count ? core.store.headPosition() : null]);
+  const [stored, faults, lanes, head] = await Promise.all([
+    readCheckpoints(core.db, names),
+    openFaults(core.db),
+    openLanes(core.db),
+    count ? core.store.headPosition() : null,
+  ]);
   const memo = new Map<string, Promise<{ lag?: number; lagSeconds: number }>>();
   const lagAfter = (position: Position | null) => {
     const key = position ? positionToString(position) : '';
@@ -52,6 +60,7 @@ export async function projectionStatus(core: RunnerCore, running: boolean, { cou
       const fault = state.fault ?? faults.get(state.projector.name);
       const runState: ProjectorRunState = fault ? 'poisoned' : state.rebuilding ? 'rebuilding' : !running ? 'stopped' : state.retrying ? 'retrying' : 'running';
       const error = fault ? `${fault.eventType} at ${fault.position}: ${fault.error}` : (state.error ?? state.retrying?.error);
+      const degraded = lanes.filter((lane) => lane.projector === state.projector.name);
       return {
         name: state.projector.name,
         state: runState,
@@ -62,6 +71,7 @@ export async function projectionStatus(core: RunnerCore, running: boolean, { cou
         ...(state.retrying && !fault ? { retrying: state.retrying } : {}),
         ...(fault ? { fault } : {}),
         ...(state.rebuilding ? { rebuilding: true } : {}),
+        ...(degraded.length ? { degraded } : {}),
       };
     }),
   );
@@ -124,7 +134,28 @@ export type ProjectionReadiness = {
   problems: Array<{ name: string; reason: string }>;
   /** Seconds; null where it does not apply (PGlite, EventStoreDB). */
   oldestTransactionSeconds: number | null;
+  /**
+   * Organizations whose read models are stopped on a parked event. They do not make the service
+   * unready (every other organization is served), so `ok` stays as it is; /readyz says `degraded`.
+   */
+  degraded?: DegradedOrganization[];
 };
+
+export interface DegradedOrganization {
+  organizationId: string;
+  projections: string[];
+  reason: string;
+}
+
+function degradedOrganizations(statuses: readonly ProjectionStatus[]): DegradedOrganization[] {
+  const byOrganization = new Map<string, DegradedLane[]>();
+  for (const lane of statuses.flatMap((s) => s.degraded ?? [])) byOrganization.set(lane.organizationId, [...(byOrganization.get(lane.organizationId) ?? []), lane]);
+  return [...byOrganization].map(([organizationId, lanes]) => ({
+    organizationId,
+    projections: lanes.map((l) => l.projector),
+    reason: lanes.map((l) => `${l.projector}: ${l.parkedEvents} event${l.parkedEvents === 1 ? '' : 's'} parked since ${l.parkedAt}, first ${l.eventType} at ${l.position}`).join('; '),
+  }));
+}
 
 /** `expectRunning`: this process runs the live loop, so a stopped loop is a problem here. */
 export function readinessOf(statuses: readonly ProjectionStatus[], oldest: OldestTransaction | null, lagLimitSeconds: number, expectRunning: boolean): ProjectionReadiness {
@@ -138,5 +169,6 @@ export function readinessOf(statuses: readonly ProjectionStatus[], oldest: Oldes
       problems.push({ name: status.name, reason: `${status.lagSeconds} s behind the head of $all (limit ${lagLimitSeconds} s)${status.state === 'rebuilding' ? ', rebuilding' : ''}` });
     }
   }
-  return { ok: problems.length === 0, lagLimitSeconds, problems, oldestTransactionSeconds: oldest ? oldest.seconds : null };
+  const degraded = degradedOrganizations(statuses);
+  return { ok: problems.length === 0, lagLimitSeconds, problems, oldestTransactionSeconds: oldest ? oldest.seconds : null, ...(degraded.length ? { degraded } : {}) };
 }

@@ -4,8 +4,10 @@
 import { comparePositions, positionToString, type Position } from '../infra/eventstore/position.js';
 import { readCheckpoints } from './checkpoints.js';
 import { isTransient, openFaults, type ProjectionFault } from './faults.js';
+import type { EventStore } from '../infra/eventstore/port.js';
+import { openLanes, organizationOf } from './parked.js';
 import type { RunnerCore } from './runner-core.js';
-import { ProjectionTimeout } from './runner-errors.js';
+import { ProjectionDegraded, ProjectionTimeout } from './runner-errors.js';
 
 const describeFault = (fault: ProjectionFault): string => `poisoned at ${fault.position} (${fault.eventType} in ${fault.streamId}): ${fault.error}`;
 
@@ -22,7 +24,8 @@ export async function waitForPosition(core: RunnerCore, local: boolean, position
   let nextPoll = Date.now() + pollMs;
   for (;;) {
     const behind = states.filter((s) => !reached(s.position) && !reached(stored.get(s.projector.name)));
-    if (!behind.length) return;
+    // Reached through another process's checkpoint: what it parked is not counted here.
+    if (!behind.length) return assertNotParked(core, position, names, states.some((s) => !reached(s.position)));
     const now = Date.now();
     const stopped = behind.some((s) => faultOf(s.projector.name) || s.error);
     if (stopped && !faults) {
@@ -51,6 +54,50 @@ export async function waitForPosition(core: RunnerCore, local: boolean, position
       continue;
     }
     await core.nextChange(Math.min(nextPoll, deadline) - now);
+  }
+}
+
+/**
+ * Reaching the position is not enough when the writer's organization has a parked lane in one of
+ * the read models waited for (its event was parked on the way, or queued behind an earlier one):
+ * the write is not readable there, and the caller must hear so. A process that counts no parked
+ * events (it parks them itself, and polls) skips the look when its own loop applied the position.
+ */
+async function assertNotParked(core: RunnerCore, position: Position, names: readonly string[], elsewhere: boolean): Promise<void> {
+  if (core.parked.count === 0 && !elsewhere) return;
+  const open = await openLanes(core.db, { projectors: names });
+  if (!open.length) return;
+  const at = positionToString(position);
+  // The event itself parked names its organization; otherwise (a projector that does not handle
+  // it) the store says whose event it is.
+  const organizationId = (await orNothing(openParkedAt(core, names, at))) ?? (await orNothing(organizationAt(core.store, position)));
+  const lanes = open.filter((lane) => lane.organizationId === organizationId);
+  if (!lanes.length) return;
+  throw new ProjectionDegraded(
+    lanes.map((lane) => ({ projection: lane.projector, organizationId: lane.organizationId, eventType: lane.eventType, position: lane.position, error: lane.error, parkedAt: lane.parkedAt })),
+  );
+}
+
+async function openParkedAt(core: RunnerCore, names: readonly string[], at: string): Promise<string | undefined> {
+  const row = await core.db
+    .selectFrom('projection_parked')
+    .select('organization_id')
+    .where('status', '=', 'parked')
+    .where('projector', 'in', names)
+    .where('position', '=', at)
+    .executeTakeFirst();
+  return row?.organization_id as string | undefined;
+}
+
+/** The organization of the event at `position`, read as the successor of the position just before it. */
+async function organizationAt(store: EventStore, position: Position): Promise<string | undefined> {
+  if (position.prepare === 0n) return undefined;
+  try {
+    const [event] = await store.readAll({ after: { commit: position.commit, prepare: position.prepare - 1n }, maxCount: 1 });
+    return event && comparePositions(event.position, position) === 0 ? organizationOf(event) : undefined;
+  } catch {
+    // A store that takes no such position (EventStoreDB between records): the parked rows alone tell.
+    return undefined;
   }
 }
 

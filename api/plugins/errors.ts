@@ -2,7 +2,7 @@
 // with the one message document 1 allows; the detail goes to the log, never to the caller.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../../domain/errors.js';
-import { ProjectionTimeout } from '../../projections/runner-errors.js';
+import { ProjectionDegraded, ProjectionTimeout } from '../../projections/runner-errors.js';
 
 /** An error whose message is already the exact text a client should see. */
 export class HttpError extends Error {
@@ -23,6 +23,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const details =
         error instanceof Invalid && error.details ? { details: Object.entries(error.details).map(([path, message]) => ({ path, message })) } : {};
       return reply.code(domainStatus(error)).send({ error: error.message, ...details });
+    }
+    if (error instanceof ProjectionDegraded) {
+      // Only this organization's lane of a read model is stopped: a 503 (the service is there, this
+      // tenant's reads are not current yet) with which read model and why; the full error is logged.
+      request.log.warn({ err: error, lanes: error.lanes }, "a write reached a read model whose lane for its organization is parked");
+      return reply.code(503).send({ error: 'Service unavailable.', reason: error.reason });
     }
     if (error instanceof ProjectionTimeout) {
       // The write is stored; only its read models are late or stopped. Say so, never a silent 2xx:

@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 
 export interface CheckReport {
   ok: boolean;
+  /** Ready, but some tenants are not fully served (their read models are parked): /readyz still answers 200. */
+  degraded?: unknown[];
   [detail: string]: unknown;
 }
 
@@ -25,9 +27,10 @@ export function healthRoutes(app: FastifyInstance, checks: ReadinessChecks): voi
   app.get('/readyz', async (request, reply) => {
     const names = Object.keys(checks);
     const results = await Promise.allSettled(names.map((name) => withTimeout(checks[name]!)));
-    const report: Record<string, 'ok' | 'unavailable'> = {};
+    const report: Record<string, 'ok' | 'degraded' | 'unavailable'> = {};
     const details: Record<string, Omit<CheckReport, 'ok'>> = {};
     let ready = true;
+    let degraded = false;
     results.forEach((result, index) => {
       const name = names[index]!;
       if (result.status === 'rejected') request.log.warn({ component: name, err: result.reason }, 'readiness check failed');
@@ -37,9 +40,13 @@ export function healthRoutes(app: FastifyInstance, checks: ReadinessChecks): voi
         details[name] = rest;
         if (!ok) request.log.warn({ component: name, ...rest }, 'not ready');
       }
-      report[name] = ok ? 'ok' : 'unavailable';
+      const partial = ok && result.status === 'fulfilled' && !!result.value?.degraded?.length;
+      report[name] = partial ? 'degraded' : ok ? 'ok' : 'unavailable';
       ready &&= ok;
+      degraded ||= partial;
     });
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: report, ...details });
+    // Degraded is still ready: taking the instance out of rotation would stop every other tenant too.
+    const status = !ready ? 'unavailable' : degraded ? 'degraded' : 'ready';
+    return reply.code(ready ? 200 : 503).send({ status, checks: report, ...details });
   });
 }

@@ -16,12 +16,12 @@ import { sourceRoutes } from './sources.js';
 import { stylingRoutes } from './styling.js';
 import { uploadRoutes, type UploadContext } from './uploads.js';
 import { widgetPreflightRoutes, type PreflightContext } from './widget-preflight.js';
-import { organizationRoutes } from './organization.js';
+import { organizationRoutes, type OrganizationContext } from './organization.js';
 import { widgetPresetRoutes } from './widget-presets.js';
 import { webRoutes, type WebContext } from './web.js';
 
 export const endpointGroups = (
-  context: PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks & EventsContext & UploadContext & AgentContext & ChatContext & LooksContext & MatchContext & WebContext,
+  context: OrganizationContext & PreflightContext & CatalogueContext & SearchContext & ImagesContext & ImageLinks & EventsContext & UploadContext & AgentContext & ChatContext & LooksContext & MatchContext & WebContext,
 ): Array<(app: FastifyInstance) => void | Promise<void>> => [
   organizationRoutes(context),
   widgetPresetRoutes(context),

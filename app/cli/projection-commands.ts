@@ -1,9 +1,10 @@
-// Operator commands for the read models: their state and lag, a rebuild, and the audited way past
-// a poisoned event (skip it, or retry it once its cause is fixed). A running service picks up a
-// skip or retry made from another process within a couple of seconds.
+// Operator commands for the read models: their state and lag, a rebuild, the audited way past
+// a poisoned event (skip it, or retry it once its cause is fixed), and the replay of one
+// organization's parked events. A running service picks up a skip or retry made from another
+// process within a couple of seconds.
 import { parsePosition, type Position } from '../../infra/eventstore/position.js';
 import { allProjectors } from '../../projections/index.js';
-import { FaultMismatch, type OldestTransaction, type ProjectionStatus } from '../../projections/runner.js';
+import { FaultMismatch, type DegradedLane, type FailedLane, type OldestTransaction, type ProjectionStatus, type ReplayedLane } from '../../projections/runner.js';
 import { buildingGenerations, type BuildingGeneration } from '../../projections/queries/analytics.js';
 import { operator, required, UsageError, type CommandSpec } from './spec.js';
 
@@ -35,9 +36,17 @@ const statusLine = (p: ProjectionStatus): string => {
     const f = p.fault;
     return `${head}\n  poisoned event ${f.position}: ${f.eventType} in ${f.streamId} (event ${f.eventId})\n  ${f.attempts} attempts, first ${f.firstSeenAt}, last ${f.lastSeenAt}\n  error: ${f.error}\n  stylist projections skip ${p.name} --position ${f.position} --reason TEXT  |  stylist projections retry ${p.name}`;
   }
+  const lanes = (p.degraded ?? []).map(laneLine).join('');
+  if (lanes) return `${head}${lanes}`;
   if (p.retrying) return `${head}\n  retrying (${p.retrying.attempts} attempts since ${p.retrying.since}): ${p.retrying.error}`;
   return head;
 };
+
+const laneLine = (l: DegradedLane): string =>
+  `\n  degraded for organization ${l.organizationId}: ${l.parkedEvents} event${l.parkedEvents === 1 ? '' : 's'} parked since ${l.parkedAt}\n    failed on ${l.eventType} at ${l.position} in ${l.streamId} (event ${l.eventId}), ${l.attempts} attempts: ${l.error}\n    stylist projections replay-parked ${l.projector} --org ${l.organizationId}`;
+
+const replayedLine = (l: ReplayedLane): string => `${l.projector} for organization ${l.organizationId}: ${l.events} parked event${l.events === 1 ? '' : 's'} applied`;
+const failedLine = (l: FailedLane): string => `${l.projector} for organization ${l.organizationId}: still parked, ${l.error}`;
 
 const analyticsLine = (b: BuildingGeneration): string =>
   `analytics rebuild of ${b.organizationId} (${b.reason}, ${b.timezone}) since ${b.requestedAt}: ${b.eventsRead} events replayed, ${b.claimedBy ? `by ${b.claimedBy}` : 'waiting for a projections process'}; the previous numbers answer until it is done`;
@@ -107,5 +116,24 @@ export const projectionCommands: CommandSpec[] = [
       return { projection: name, retried: { position: fault.position, eventType: fault.eventType, streamId: fault.streamId, eventId: fault.eventId } };
     },
     text: (r) => `${r.projection}: applying ${r.retried.eventType} at ${r.retried.position} again`,
+  },
+  {
+    words: ['projections', 'replay-parked'],
+    usage: 'stylist projections replay-parked [NAME] [--org ID] [--reason TEXT]',
+    options: { org: { type: 'string' }, reason: { type: 'string' } },
+    maxArguments: 1,
+    run: async (platform, values, args) => {
+      const projector = args[0] === undefined ? undefined : knownProjection(args[0]);
+      const organizationId = typeof values.org === 'string' && values.org.trim() ? values.org.trim() : undefined;
+      const reason = typeof values.reason === 'string' && values.reason.trim() ? values.reason : 'replay requested';
+      const decision = { actor: operator().actor.id, reason };
+      const { replayed, failed } = await platform.projections
+        .replayParked({ ...(projector ? { projector } : {}), ...(organizationId ? { organizationId } : {}) }, decision)
+        .catch(operatorMistake);
+      // A lane that failed again is the operator's to look at: one line each, exit code 1.
+      if (failed.length) throw new Error(`${[...replayed.map(replayedLine), ...failed.map(failedLine)].join('; ')}`);
+      return { replayed };
+    },
+    text: (r) => (r.replayed as ReplayedLane[]).map(replayedLine).join('\n'),
   },
 ];

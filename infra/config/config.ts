@@ -131,6 +131,7 @@ const environment = z.object({
   HTTP_HEADERS_TIMEOUT_SECONDS: integer(20, 1, 600),
   QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   PROJECTION_LAG_LIMIT_SECONDS: integer(30, 1, 86_400),
+  ANALYTICS_TIMEZONE_WAIT_MS: integer(5_000, 0, 60_000),
   OUTBOUND_ALLOW_PRIVATE: flag(false),
   AGENT_CONCURRENCY: integer(16, 1, 256),
   AGENT_MAX_PER_ORGANIZATION: integer(32, 1, 1_000),
@@ -156,6 +157,7 @@ const environment = z.object({
   IMAGE_VARIANT_BURST: integer(60, 1, 1_000_000),
   IMAGE_VARIANTS_MAX_MB: integer(2048, 1, 100_000_000),
   IMAGE_CACHE_MB: integer(64, 0, 65_536),
+  IMAGE_ORIGINAL_READS: integer(4, 1, 1_024),
   EVENTS_SESSION_RPM: integer(120, 1, 100_000),
   EVENTS_ADDRESS_RPM: integer(1_200, 1, 10_000_000),
   EVENTS_MAX_VALUE: integer(100_000_000, 1, 1_000_000_000),
@@ -231,6 +233,11 @@ export interface Config {
   projections: {
     /** `/readyz` answers 503 when a projection's oldest unapplied event is older than this. */
     lagLimitSeconds: number;
+    /**
+     * PATCH /v1/organization with a new reporting timezone waits at most this long for the analytics
+     * count in the new timezone to replace the old one; a longer replay answers `rebuilding: true`.
+     */
+    analyticsTimezoneWaitMs: number;
   };
   outbound: {
     /** Store feeds and photos may be fetched from loopback, private and link-local addresses (tests and local setups). */
@@ -294,6 +301,8 @@ export interface Config {
     variantBudgetBytes: number;
     /** Bytes of recently served images kept in memory. */
     cacheBytes: number;
+    /** Originals streamed from the object store into sharp at once (each held in memory while it is decoded). */
+    originalReads: number;
   };
   /** POST /v1/events (api/routes/events.ts, domain/session/admission.ts). */
   events: {
@@ -387,7 +396,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     serverTimeouts: { requestMs: e.HTTP_REQUEST_TIMEOUT_SECONDS * 1000, headersMs: e.HTTP_HEADERS_TIMEOUT_SECONDS * 1000 },
     queue: { maxInFlight: e.QUEUE_MAX_IN_FLIGHT },
-    projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS },
+    projections: { lagLimitSeconds: e.PROJECTION_LAG_LIMIT_SECONDS, analyticsTimezoneWaitMs: e.ANALYTICS_TIMEZONE_WAIT_MS },
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },
     looks: {
       imageModel: e.STYLIST_IMAGE_MODEL ? { model: e.STYLIST_IMAGE_MODEL, apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL } : undefined,
@@ -422,6 +431,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       missBurst: e.IMAGE_VARIANT_BURST,
       variantBudgetBytes: e.IMAGE_VARIANTS_MAX_MB * 1024 * 1024,
       cacheBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
+      originalReads: e.IMAGE_ORIGINAL_READS,
     },
     events: {
       sessionRpm: e.EVENTS_SESSION_RPM,

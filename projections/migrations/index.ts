@@ -19,6 +19,8 @@ import * as storeAudience from './0015_store_audience.js';
 import * as analytics from './0016_analytics.js';
 import * as analyticsUnverified from './0017_analytics_unverified.js';
 import * as chats from './0018_chats.js';
+import * as projectionParked from './0019_projection_parked.js';
+import * as analyticsShownClock from './0020_analytics_shown_clock.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -39,4 +41,6 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0016_analytics': analytics,
   '0017_analytics_unverified': analyticsUnverified,
   '0018_chats': chats,
+  '0019_projection_parked': projectionParked,
+  '0020_analytics_shown_clock': analyticsShownClock,
 };

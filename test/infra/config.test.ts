@@ -119,6 +119,12 @@ t.test('PROJECTION_LAG_LIMIT_SECONDS sets how far behind a projection may fall b
   t.match(fails({ PROJECTION_LAG_LIMIT_SECONDS: 'soon' }), /PROJECTION_LAG_LIMIT_SECONDS/);
 });
 
+t.test('ANALYTICS_TIMEZONE_WAIT_MS bounds how long a change of reporting timezone waits for the analytics in it', async (t) => {
+  t.equal(loadConfig({}).projections.analyticsTimezoneWaitMs, 5000);
+  t.equal(loadConfig({ ANALYTICS_TIMEZONE_WAIT_MS: '0' }).projections.analyticsTimezoneWaitMs, 0, '0: never waits');
+  t.match(fails({ ANALYTICS_TIMEZONE_WAIT_MS: '60001' }), /^configuration error: ANALYTICS_TIMEZONE_WAIT_MS must be a whole number from 0 to 60000 \(got "60001"\)/);
+});
+
 t.test('EVENTSTORE_URL accepts exactly the URLs the EventStoreDB client parses', async (t) => {
   const urls = [
     'esdb://127.0.0.1:2113?tls=false',
@@ -206,6 +212,7 @@ t.test('upload limits, server timeouts, image and event limits: their defaults w
     missBurst: 60,
     variantBudgetBytes: 2048 * MiB,
     cacheBytes: 64 * MiB,
+    originalReads: 4,
   });
   t.equal(config.images.slots, undefined, 'IMAGE_TRANSFORM_SLOTS unset: one per core, decided by the image delivery');
   t.equal(config.images.slotsPerAddress, undefined, 'IMAGE_TRANSFORM_SLOTS_PER_ADDRESS unset: half the slots');
@@ -245,6 +252,7 @@ t.test('each new variable is read into the config, in the config\'s units', asyn
     IMAGE_VARIANT_BURST: '200',
     IMAGE_VARIANTS_MAX_MB: '10',
     IMAGE_CACHE_MB: '0',
+    IMAGE_ORIGINAL_READS: '2',
     EVENTS_SESSION_RPM: '30',
     EVENTS_ADDRESS_RPM: '5000',
     EVENTS_MAX_VALUE: '1000',
@@ -265,6 +273,7 @@ t.test('each new variable is read into the config, in the config\'s units', asyn
     missBurst: 200,
     variantBudgetBytes: 10 * MiB,
     cacheBytes: 0,
+    originalReads: 2,
   });
   t.same(config.events, { sessionRpm: 30, addressRpm: 5_000, maxValue: 1_000, maxSessionRevenue: 50_000, sessionCheckMs: 0 });
 });
@@ -312,6 +321,7 @@ t.test('the new variables refuse values out of their range, naming the variable 
     ['IMAGE_VARIANT_BURST', 1, 1_000_000],
     ['IMAGE_VARIANTS_MAX_MB', 1, 100_000_000],
     ['IMAGE_CACHE_MB', 0, 65_536],
+    ['IMAGE_ORIGINAL_READS', 1, 1_024],
     ['EVENTS_SESSION_RPM', 1, 100_000],
     ['EVENTS_ADDRESS_RPM', 1, 10_000_000],
     ['EVENTS_MAX_VALUE', 1, 1_000_000_000],
@@ -367,6 +377,7 @@ t.test('the range ends themselves are accepted', async (t) => {
     IMAGE_VARIANT_BURST: '1000000',
     IMAGE_VARIANTS_MAX_MB: '100000000',
     IMAGE_CACHE_MB: '65536',
+    IMAGE_ORIGINAL_READS: '1024',
     EVENTS_SESSION_RPM: '100000',
     EVENTS_ADDRESS_RPM: '10000000',
     EVENTS_MAX_VALUE: '1000000000',

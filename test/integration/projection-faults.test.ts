@@ -339,3 +339,50 @@ t.test('a long transaction anywhere on the server holds back every projection: s
   await runner.waitFor(after, ['ticks', 'tallies'], 20_000);
   t.equal(await db.selectFrom('tick_rows').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n)), 200, 'applied once it ended');
 });
+
+t.test("two runners on one database: an organization's parked lane holds whichever takes the next batch, the others' events all apply", { skip, timeout: 90_000 }, async (t) => {
+  const fresh = await freshDatabase(serverUrl, 'plane');
+  t.teardown(() => fresh.drop());
+  const one = await open(t, fresh.url);
+  const two = await open(t, fresh.url);
+  const db = one.database.db;
+  await sql`create table lane_rows (organization_id text not null, n int not null, position text not null)`.execute(db);
+  const acme = '11111111-1111-4111-8111-111111111111';
+  const bolt = '22222222-2222-4222-8222-222222222222';
+  let broken = true;
+  const lanes: Projector = projector('lanes', ['lane_rows'], {
+    LaneWritten: async (trx, event) => {
+      if (broken && event.metadata.organizationId === acme && event.data.n === 3) throw new Error('check constraint "no_three" violated');
+      await trx.insertInto('lane_rows').values({ organization_id: String(event.metadata.organizationId), n: Number(event.data.n), position: positionToString(event.position) }).execute();
+    },
+  });
+  const quick = { firstDelayMs: 5, maxDelayMs: 40, attempts: 3, statementAttempts: 6 };
+  const runners = [one, two].map(({ database, store }) => new ProjectionRunner({ store, db: database.db, projectors: [lanes], batchSize: 7, retry: quick, faultPollMs: 50 }));
+  for (const runner of runners) t.teardown(() => runner.stop());
+  await Promise.all(runners.map((runner) => runner.start()));
+
+  // Both organizations write 100 events each, interleaved, from both processes.
+  let last: Position | null = null;
+  for (let n = 0; n < 100; n++) {
+    for (const [i, organizationId] of [acme, bolt].entries()) {
+      const store = (n + i) % 2 ? two.store : one.store;
+      const { position } = await store.append(`lane-${organizationId}-${n}`, [{ type: 'LaneWritten', data: { n }, metadata: { organizationId } }], { expectedRevision: 'no_stream' });
+      if (!last || comparePositions(position, last) > 0) last = position;
+    }
+  }
+  await visible(one.store, last!);
+  await runners[0]!.waitFor(last!, ['lanes'], 30_000).catch((error: Error) => t.equal(error.name, 'ProjectionDegraded', 'the last write is not refused for another reason'));
+  const rows = async (organizationId: string) =>
+    (await db.selectFrom('lane_rows').select('n').where('organization_id', '=', organizationId).orderBy('position').execute()).map((r) => r.n);
+  t.same(await rows(bolt), Array.from({ length: 100 }, (_, n) => n), 'every event of the other organization, in order');
+  t.same(await rows(acme), [0, 1, 2], 'nothing of the parked organization after its failed event');
+  t.match((await runners[1]!.status())[0], { degraded: [{ organizationId: acme, parkedEvents: 97, eventType: 'LaneWritten', error: /no_three/ }] });
+
+  broken = false;
+  t.same(await runners[1]!.replayParked({ organizationId: acme }, { actor: 'test', reason: 'fixed' }), { replayed: [{ projector: 'lanes', organizationId: acme, events: 97 }], failed: [] });
+  t.same(await rows(acme), Array.from({ length: 100 }, (_, n) => n), 'the lane applied in order');
+  const live = await dump(db, 'lane_rows');
+  await Promise.all(runners.map((runner) => runner.stop()));
+  await new ProjectionRunner({ store: one.store, db, projectors: [lanes] }).rebuild(['lanes']);
+  t.equal(await dump(db, 'lane_rows'), live, 'equal to a rebuild, row by row');
+});

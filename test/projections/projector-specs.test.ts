@@ -18,6 +18,7 @@ import { chats } from '../../projections/chats.js';
 import { dataSources } from '../../projections/data-sources.js';
 import { datasets } from '../../projections/datasets.js';
 import { organizations } from '../../projections/organizations.js';
+import { searchIndex } from '../../projections/search-index.js';
 import { widgetPresets } from '../../projections/widget-presets.js';
 import { projectorSpecFor } from '../support/projector-spec.js';
 
@@ -148,6 +149,51 @@ t.test('catalogue items', async (t) => {
     .when({ type: 'ItemStatusChanged', data: { ...ids, status: 'archived', sourceId, at } })
     .then({ catalogue_items: [{ status: 'archived', archived_by_source: sourceId }] });
   await spec.given([queued(), started, processed(1)]).when({ type: 'DatasetDeleted', data: { datasetId, organizationId, at } }).then({ catalogue_items: [] }, "a deleted dataset's items go");
+});
+
+t.test('search index', async (t) => {
+  type Handled = ItemEvent | Extract<DatasetEvent, { type: 'DatasetDeleted' }>;
+  const spec = await projectorSpecFor<Handled>(t, searchIndex, { stream: (e) => ('itemId' in e.data ? itemStream(e.data.itemId) : datasetStream(e.data.datasetId)) });
+  const datasetId = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+  const itemId = itemIdFor(datasetId, 'JKT-1');
+  const ids = { itemId, datasetId, organizationId };
+  const sourceId = '4d5e6f70-8192-4a3b-9c4d-5e6f708192a3';
+  const listing = listingFromItemInput(
+    itemInputSchema.parse({ sku: 'JKT-1', name: 'Waxed Field Jacket', brand: 'Northway', price: 180, productType: 'Jacket', tags: ['outdoor'], description: '<p>Waxed <b>cotton</b> &amp; corduroy collar</p>' }),
+  );
+  const hashes = listingHashes(listing);
+  const labels: Labels = {
+    slot: 'outerwear', family: 'jacket', gender: 'mens', age_group: 'adult', color_rgb: [60, 80, 50], color_family: 'green', colors: ['olive'],
+    pattern: 'solid', material: ['cotton'], fit: 'regular', features: [], featureKeys: [], taxonomyVersion: 1,
+  };
+  const queued = (queuedAt = at, from?: string): ItemEvent => ({ type: 'ItemQueued', data: { ...ids, sku: 'JKT-1', kind: 'pending', listing, ...hashes, ...(from ? { sourceId: from } : {}), at: queuedAt } });
+  const processed: ItemEvent = {
+    type: 'ItemProcessed',
+    data: { ...ids, queueVersion: 1, listing, currency: 'EUR', labels, searchText: 'jacket', searchTextVersion: 2, images: [], photoProblems: [], labeller: 'offline', pipelineVersion: 1, status: 'active', at: later },
+  };
+  const unprocessed = { name: null, brand: null, family: null, price: null, variants: null, document: '' };
+
+  await spec.given([]).when(queued(at, sourceId)).then({
+    search_documents: [{ item_id: itemId, dataset_id: datasetId, organization_id: organizationId, source_id: sourceId, status: 'queued', queued_at: new Date(at), ...unprocessed }],
+  });
+  await spec.given([queued(at, sourceId)]).when(queued(later)).then({ search_documents: [{ source_id: null, queued_at: new Date(later), status: 'queued' }] }, "a merchant's upload takes the item from the sync that brought it");
+  await spec.given([queued()]).when(processed).then({
+    search_documents: [{
+      status: 'active', name: 'Waxed Field Jacket', brand: 'Northway', slot: 'outerwear', family: 'jacket', gender: 'mens', color_family: 'green', colors: ['olive'],
+      material: ['cotton'], fit: 'regular', price: 180, currency: 'EUR', queued_at: new Date(at),
+      // Weighted: name, type and family (A), labelled attributes (B), brand and tags (C), description without its markup (D).
+      // (tsvector prints lexemes in order, D without a letter; no tag or entity becomes a word.)
+      document: /^(?=.*'field':2A )(?=.*'jacket':[\dA,]*A )(?=.*'oliv':\d+B )(?=.*'northway':\d+C )(?=.*'outdoor':\d+C )(?=.*'corduroy':\d+ )(?!.*'(b|p|amp)':)/,
+    }],
+  });
+  await spec.given([]).when(processed).then({ search_documents: [{ status: 'active', name: 'Waxed Field Jacket', queued_at: new Date(later) }] }, 'processed without a queued row: one is made');
+  const commerce: ItemEvent = { type: 'ItemCommerceUpdated', data: { ...ids, queueVersion: 1, price: 150, currency: 'EUR', variants: [], at: later } };
+  await spec.given([queued(), processed]).when(commerce).then({ search_documents: [{ price: 150, variants: [], name: 'Waxed Field Jacket' }] });
+  await spec.given([queued()]).when(commerce).then({ search_documents: [{ price: null, status: 'queued' }] }, 'prices wait for the item to be processed');
+  const archived: ItemEvent = { type: 'ItemStatusChanged', data: { ...ids, status: 'archived', at: later } };
+  await spec.given([queued(), processed]).when(archived).then({ search_documents: [{ status: 'archived' }] });
+  await spec.given([queued()]).when(archived).then({ search_documents: [{ status: 'queued' }] }, 'a status change before processing stays invisible');
+  await spec.given([queued(), processed]).when({ type: 'DatasetDeleted', data: { datasetId, organizationId, at: later } }).then({ search_documents: [] }, "a deleted dataset's items go");
 });
 
 t.test('data sources', async (t) => {
