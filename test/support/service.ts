@@ -20,6 +20,8 @@ export interface TestService {
   platform: Platform;
   /** Runs an operator command (`['key', 'create', …]`) exactly as the CLI would; throws its error. */
   cli(argv: string[]): Promise<Record<string, any>>;
+  /** With `deferWorkers`: starts the `workers` roles now (once). */
+  startWorkers(): Promise<void>;
 }
 
 export interface TestServiceOptions {
@@ -30,6 +32,10 @@ export interface TestServiceOptions {
   maxConnections?: number;
   /** Worker roles to run beside the API (`['ingest']`), as `stylist serve` would. */
   workers?: string[];
+  /** Start the `workers` roles only when the test calls `startWorkers()` (work queued before waits for them). */
+  deferWorkers?: boolean;
+  /** Widget preflight's cache entries live this long without a change (default 10 s). */
+  preflightCacheTtlMs?: number;
 }
 
 export async function startTestService(t: Teardown, options: TestServiceOptions = {}): Promise<TestService> {
@@ -46,8 +52,12 @@ export async function startTestService(t: Teardown, options: TestServiceOptions 
   await platform.projections.start();
   // As `stylist serve` runs it beside the projections: analytics generations fill in the background.
   platform.analytics.start();
-  const app = await buildServiceApi(platform, { now: options.now });
-  const workers = options.workers?.length ? await startWorkers(platform, options.workers, platform.logger) : null;
+  const app = await buildServiceApi(platform, { now: options.now, preflightCacheTtlMs: options.preflightCacheTtlMs });
+  let workers: Awaited<ReturnType<typeof startWorkers>> | null = null;
+  const startRoles = async () => {
+    if (!workers && options.workers?.length) workers = await startWorkers(platform, options.workers, platform.logger);
+  };
+  if (!options.deferWorkers) await startRoles();
   t.teardown(async () => {
     await app.close();
     await workers?.stop();
@@ -62,6 +72,7 @@ export async function startTestService(t: Teardown, options: TestServiceOptions 
       if (!answer.ok) throw new Error(answer.error);
       return answer.result as Record<string, any>;
     },
+    startWorkers: startRoles,
   };
 }
 

@@ -52,34 +52,35 @@ async function organization(service: TestService, name: string) {
 t.test("ten items of one organization behind another's backlog of thousands are ingested within seconds", async (t) => {
   // Postgres and JetStream ingest more slowly here than PGlite in memory: half the backlog keeps the test short.
   const BACKLOG = process.env.NATS_URL ? 1000 : 2000;
-  const service = await startTestService(t, { workers: ['ingest'] });
+  // The workers start once both uploads are queued, so the ten wait behind the whole backlog
+  // however fast or slow the machine is; what is measured is the order ingest takes them in.
+  const service = await startTestService(t, { workers: ['ingest'], deferWorkers: true });
   const [big, small] = [await organization(service, 'Big Catalogue'), await organization(service, 'Small Boutique')];
   for (let from = 0; from < BACKLOG; from += 1000) await big.upload('BIG', from, 1000);
-  const uploadStarted = Date.now();
   await small.upload('SMALL', 0, 10);
-  // The upload answers once the read models have its items (read-your-writes), and the projectors
-  // follow the event store in order: that wait is not the queue's to make fair.
-  t.comment(`the small upload answered in ${((Date.now() - uploadStarted) / 1000).toFixed(1)} s`);
+  const started = Date.now();
+  await service.startWorkers();
+  // Waits as long as ingest makes progress: a saturated machine is slower, not wrong.
   const all = async (who: typeof big) => {
-    const deadline = Date.now() + 60_000;
+    let done = -1;
+    let progressAt = Date.now();
     for (;;) {
       const list = await who.times();
-      if (list.every((entry) => entry.ingested !== null)) return list as Array<{ queued: number; ingested: number }>;
-      if (Date.now() > deadline) throw new Error(`not every item ingested in 60 s: ${list.filter((entry) => entry.ingested !== null).length} of ${list.length}`);
+      const ingested = list.filter((entry) => entry.ingested !== null).length;
+      if (ingested === list.length) return list as Array<{ queued: number; ingested: number }>;
+      if (ingested > done) [done, progressAt] = [ingested, Date.now()];
+      if (Date.now() - progressAt > 60_000) throw new Error(`ingest stalled for 60 s at ${ingested} of ${list.length} items`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   };
-  const [bigTimes, smallTimes] = [await all(big), await all(small)];
-  const smallQueued = Math.min(...smallTimes.map((entry) => entry.queued));
+  const [smallTimes, bigTimes] = [await all(small), await all(big)];
   const smallDone = Math.max(...smallTimes.map((entry) => entry.ingested));
   const bigDone = Math.max(...bigTimes.map((entry) => entry.ingested));
-  const bigWaiting = bigTimes.filter((entry) => entry.ingested > smallQueued).length;
-  const bigBefore = bigTimes.filter((entry) => entry.ingested > smallQueued && entry.ingested <= smallDone).length;
-  const tookS = (smallDone - smallQueued) / 1000;
-  const backlogS = (bigDone - smallQueued) / 1000;
-  t.comment(`the backlog had ${bigWaiting} of ${BACKLOG} items left when the ten were queued; ${bigBefore} of them were ingested before the ten were all done (${tookS.toFixed(2)} s); the backlog finished ${backlogS.toFixed(1)} s after the ten were queued`);
+  const bigBefore = bigTimes.filter((entry) => entry.ingested <= smallDone).length;
+  const tookS = (smallDone - started) / 1000;
+  const backlogS = (bigDone - started) / 1000;
+  t.comment(`${bigBefore} of the backlog's ${BACKLOG} items were ingested before the ten were all done (${tookS.toFixed(2)} s); the backlog took ${backlogS.toFixed(1)} s`);
   // In turn, the ten wait about one of the backlog's items each per slot; in arrival order, for all of them.
-  t.ok(bigWaiting >= BACKLOG / 2, 'the ten were queued behind most of the backlog');
-  t.ok(bigBefore <= Math.max(50, bigWaiting / 10), `the ten were ingested while ${bigBefore} of the ${bigWaiting} waiting items were (bound: a tenth, at least 50)`);
-  t.ok(tookS < Math.max(2, backlogS / 4), `the ten took ${tookS.toFixed(2)} s; the backlog ${backlogS.toFixed(1)} s (bound: a quarter of it, at least 2 s)`);
+  t.ok(bigBefore <= Math.max(50, BACKLOG / 10), `the ten were ingested while ${bigBefore} of the ${BACKLOG} waiting items were (bound: a tenth, at least 50)`);
+  t.ok(tookS < backlogS / 4, `the ten took ${tookS.toFixed(2)} s; the backlog ${backlogS.toFixed(1)} s (bound: a quarter of it)`);
 });
