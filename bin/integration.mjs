@@ -46,6 +46,8 @@ const BACKEND_INDEPENDENT = [
   // The CLI on an embedded DATA_DIR in a clean environment; `stylist serve` on Postgres and NATS
   // is test/integration/cli-serve.test.ts.
   /^test\/app\/cli\.test\.ts$/,
+  // The docs against the code's configuration and commands: no store opened.
+  /^test\/app\/docs\.test\.ts$/,
   // The in-process queue; its JetStream twin is test/integration/workqueue-jetstream.test.ts.
   /^test\/infra\/workqueue\.test\.ts$/,
   // A crash of an embedded PGlite data directory.
