@@ -1,5 +1,5 @@
 # The service image: one image, the role picked by `stylist serve --role`.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
