@@ -112,7 +112,7 @@ t.test('random keys and transform chains: no 5xx, errors as JSON, every 200 a de
     const name = variant.slice(variant.lastIndexOf('/') + 1);
     const original = variant.slice('variants/'.length, variant.lastIndexOf('/'));
     perOriginal.set(original, (perOriginal.get(original) ?? 0) + 1);
-    const match = /^(?:resize-(\d*)x(\d*)\.)?format-(jpeg|png|webp|avif)(?:\.quality-(\d+))?$/.exec(name);
+    const match = /^(?:resize-(\d*)x(\d*)\.(?:fill\.)?)?format-(jpeg|png|webp|avif)(?:\.quality-(\d+))?$/.exec(name);
     const sides = match ? [match[1], match[2]].filter(Boolean).map(Number) : [];
     if (!match || sides.length > 1 || sides.some((side) => !SIDE_STEPS.includes(side)) || (match[4] !== undefined && !QUALITY_LEVELS.includes(Number(match[4])))) {
       t.fail(`not a documented variant: ${variant}`);

@@ -20,7 +20,16 @@ t.test('an item processed again with a changed photo: the same key serves the ne
   const shirt = (name: string) => ({ sku: 'SHIRT-1', name, productType: 'Shirts', price: 40, images: [{ src: `${server.url}/shirt.png` }] });
   const processedTimes = async (itemId: string) =>
     (await call('GET', `/v1/datasets/${datasetId}/items/${itemId}/history`)).json().events.filter((e: { type: string }) => e.type === 'ItemProcessed').length as number;
-  const photoOf = async (itemId: string) => (await call('GET', `/v1/datasets/${datasetId}/items/${itemId}`)).json().item.product.assets.images[0].uploaded.key as string;
+  // The history is read from the event store, the item from its read model: wait for the read model
+  // to have the processing before reading the photo's key off it.
+  const photoOf = async (itemId: string, name: string) => {
+    const item = await until(
+      `the read model to show ${name}`,
+      async () => (await call('GET', `/v1/datasets/${datasetId}/items/${itemId}`)).json().item,
+      (found) => found?.product?.name === name && found.product.assets?.images?.[0]?.uploaded?.key !== undefined,
+    );
+    return item.product.assets.images[0].uploaded.key as string;
+  };
   // The colour in the middle of the garment block (productShot draws it in the centre).
   const middle = async (body: Buffer) => {
     const { data, info } = await sharp(body).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -31,7 +40,7 @@ t.test('an item processed again with a changed photo: the same key serves the ne
 
   const itemId = (await call('POST', `/v1/datasets/${datasetId}/items/upload`, { items: [shirt('Oxford Shirt')] })).json().queued[0].itemId as string;
   await until('the item to be processed', () => processedTimes(itemId), (n) => n === 1);
-  const key = await photoOf(itemId);
+  const key = await photoOf(itemId, 'Oxford Shirt');
   const card = `/v1/image/${key}/-/resize/200x/-/format/webp`;
   const before = await service.app.inject({ url: card });
   t.equal(before.statusCode, 200);
@@ -44,7 +53,7 @@ t.test('an item processed again with a changed photo: the same key serves the ne
   photos['/shirt.png'] = await productShot('#1f2a44', 'png', 300);
   t.equal((await call('POST', `/v1/datasets/${datasetId}/items/upload`, { items: [shirt('Oxford Shirt, Navy')] })).json().queued[0].status, 'pending');
   await until('the item to be processed again', () => processedTimes(itemId), (n) => n === 2);
-  t.equal(await photoOf(itemId), key, 'the same key');
+  t.equal(await photoOf(itemId, 'Oxford Shirt, Navy'), key, 'the same key');
 
   const after = await service.app.inject({ url: card });
   t.equal(after.statusCode, 200);

@@ -49,7 +49,7 @@ async function organization(service: TestService, name: string) {
   return { upload, times };
 }
 
-t.test("ten items of one organization behind another's backlog of thousands are ingested within seconds", async (t) => {
+t.test("ten items of one organization queued behind another's backlog of thousands are ingested before all but a few of it", async (t) => {
   // Postgres and JetStream ingest more slowly here than PGlite in memory: half the backlog keeps the test short.
   const BACKLOG = process.env.NATS_URL ? 1000 : 2000;
   // The workers start once both uploads are queued, so the ten wait behind the whole backlog
@@ -80,7 +80,8 @@ t.test("ten items of one organization behind another's backlog of thousands are 
   const tookS = (smallDone - started) / 1000;
   const backlogS = (bigDone - started) / 1000;
   t.comment(`${bigBefore} of the backlog's ${BACKLOG} items were ingested before the ten were all done (${tookS.toFixed(2)} s); the backlog took ${backlogS.toFixed(1)} s`);
-  // In turn, the ten wait about one of the backlog's items each per slot; in arrival order, for all of them.
+  // In turn, the ten wait about one of the backlog's items each per slot; in arrival order, for all
+  // of them. Counted in items, not seconds: the times include the workers' start and whatever else
+  // the machine runs, the order does not.
   t.ok(bigBefore <= Math.max(50, BACKLOG / 10), `the ten were ingested while ${bigBefore} of the ${BACKLOG} waiting items were (bound: a tenth, at least 50)`);
-  t.ok(tookS < backlogS / 4, `the ten took ${tookS.toFixed(2)} s; the backlog ${backlogS.toFixed(1)} s (bound: a quarter of it)`);
 });

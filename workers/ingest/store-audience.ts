@@ -19,10 +19,11 @@ export interface AudienceOptions {
   waitMs?: number;
 }
 
-export function storeAudienceReader(eventStore: EventStore, db: Kysely<any>, { ttlMs = 3_000, waitMs = 3_000 }: AudienceOptions = {}): AudienceReader {
+export function storeAudienceReader(eventStore: EventStore, db: Kysely<any>, { ttlMs = 3_000, waitMs = 30_000 }: AudienceOptions = {}): AudienceReader {
   const cache = new Map<string, { at: number; value: Promise<StoreAudience | null> }>();
+  let laggingUntil = 0;
   const read = async (datasetId: string): Promise<StoreAudience | null> => {
-    await caughtUp(eventStore, db, waitMs);
+    if (performance.now() >= laggingUntil && !(await caughtUp(eventStore, db, waitMs))) laggingUntil = performance.now() + LAGGING_RETRY_MS;
     return datasetAudience(db, datasetId);
   };
   return (datasetId) => {
@@ -36,16 +37,19 @@ export function storeAudienceReader(eventStore: EventStore, db: Kysely<any>, { t
   };
 }
 
-/** Resolves once the store_audience projection has applied every event committed before the call, or after `waitMs`. */
-async function caughtUp(eventStore: EventStore, db: Kysely<any>, waitMs: number): Promise<void> {
+/** After a wait in vain, labels go on from the rows there are for this long before waiting again. */
+const LAGGING_RETRY_MS = 60_000;
+
+/** True once the store_audience projection has applied every event committed before the call; false after `waitMs`. */
+async function caughtUp(eventStore: EventStore, db: Kysely<any>, waitMs: number): Promise<boolean> {
   const head = await eventStore.committedHead();
-  if (!head) return;
+  if (!head) return true;
   const deadline = Date.now() + waitMs;
   let pause = 10;
   for (;;) {
     const checkpoint = (await readCheckpoints(db, [STORE_AUDIENCE])).get(STORE_AUDIENCE)?.position;
-    if (checkpoint && comparePositions(checkpoint, head) >= 0) return;
-    if (Date.now() >= deadline) return;
+    if (checkpoint && comparePositions(checkpoint, head) >= 0) return true;
+    if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 100);
   }
