@@ -14,8 +14,11 @@ const adminFile = (dataDir: string) => path.join(dataDir, 'admin.json');
 const AdminAddress = z.object({ url: z.string().url(), token: z.string().min(32), pid: z.number().int() });
 const AdminRequest = z.object({
   argv: z.array(z.string()).max(100),
-  /** Epoch ms after which the CLI has given up waiting for the answer's headers (it then reports a refusal). */
-  answerBy: z.number().int().positive().optional(),
+  /**
+   * Epoch ms after which the server must not start the command: the CLI's deadline for the answer's
+   * headers (past it, it reports a refusal) less a margin that keeps a command starting now clear of it.
+   */
+  startBy: z.number().int().positive().optional(),
 });
 
 export type AdminAnswer = { ok: true; result: Record<string, unknown> } | { ok: false; error: string; usage?: boolean };
@@ -48,10 +51,10 @@ export async function openAdminChannel(
       } catch {
         return reply(400, { ok: false, error: 'admin request must be {"argv": [strings]}' });
       }
-      const { argv, answerBy } = parsed;
+      const { argv, startBy } = parsed;
       // Read only now (this process was stopped, or busy): the CLI has told its operator that nothing
-      // was done, so nothing is. The margin keeps a command that starts now clear of that deadline.
-      if (answerBy !== undefined && Date.now() > answerBy - LATE_MARGIN_MS) {
+      // was done, so nothing is.
+      if (startBy !== undefined && Date.now() > startBy) {
         options.onLate?.(argv);
         return reply(408, { ok: false, error: 'the command arrived after the CLI had given up on it; nothing was done' });
       }
@@ -81,7 +84,7 @@ export async function openAdminChannel(
 }
 
 /** The running server's answer, or null when no server holds this DATA_DIR; its progress goes to `progress` as it comes. */
-export async function sendToServer(dataDir: string, argv: string[], progress: ProgressSink = () => undefined): Promise<AdminAnswer | null> {
+export async function sendToServer(dataDir: string, argv: string[], progress: ProgressSink = () => undefined, answerMs = ADMIN_ANSWER_MS): Promise<AdminAnswer | null> {
   let address: z.infer<typeof AdminAddress>;
   try {
     address = AdminAddress.parse(JSON.parse(await readFile(adminFile(dataDir), 'utf8')));
@@ -92,16 +95,16 @@ export async function sendToServer(dataDir: string, argv: string[], progress: Pr
   // A server that holds the DATA_DIR but does not answer (stopped, stuck) cannot take the command,
   // and the CLI cannot open the stores it holds: refuse at once rather than wait on it for good.
   const answering = new AbortController();
-  const timer = setTimeout(() => answering.abort(), ADMIN_ANSWER_MS);
+  const timer = setTimeout(() => answering.abort(), answerMs);
   const response = await fetch(`${address.url}/command`, {
     method: 'POST',
     headers: { authorization: `Bearer ${address.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ argv, answerBy: Date.now() + ADMIN_ANSWER_MS }),
+    body: JSON.stringify({ argv, startBy: Date.now() + answerMs - Math.min(LATE_MARGIN_MS, answerMs / 2) }),
     signal: answering.signal,
   })
     .catch(() => null)
     .finally(() => clearTimeout(timer));
-  if (!response && answering.signal.aborted) throw new ServerNotAnswering(dataDir, address.pid);
+  if (!response && answering.signal.aborted) throw new ServerNotAnswering(dataDir, address.pid, answerMs);
   if (!response || !response.body) return null;
   if (!response.ok) return (await response.json()) as AdminAnswer;
   let answer: AdminAnswer | null = null;
@@ -123,16 +126,16 @@ export async function sendToServer(dataDir: string, argv: string[], progress: Pr
   return answer ?? { ok: false, error: 'the server closed the admin channel without an answer' };
 }
 
-/** How long a running server may take to start answering a command (its headers come at once). */
+/** How long a running server may take to start answering a command (its headers come at once); ADMIN_ANSWER_SECONDS. */
 const ADMIN_ANSWER_MS = 10_000;
-/** A server takes a command only this long before the CLI's deadline, so the two never disagree. */
+/** A server takes a command only this long before the CLI's deadline (at most half the wait), so the two never disagree. */
 const LATE_MARGIN_MS = 2_000;
 
 export class ServerNotAnswering extends Error {
   override name = 'ServerNotAnswering';
-  constructor(dataDir: string, pid: number) {
+  constructor(dataDir: string, pid: number, answerMs = ADMIN_ANSWER_MS) {
     super(
-      `DATA_DIR ${dataDir} is in use by another stylist process (pid ${pid}), which did not answer on its admin channel within ${ADMIN_ANSWER_MS / 1000} s; nothing was changed: check that process, or stop it`,
+      `DATA_DIR ${dataDir} is in use by another stylist process (pid ${pid}), which did not answer on its admin channel within ${answerMs / 1000} s; nothing was changed: check that process, or stop it`,
     );
   }
 }

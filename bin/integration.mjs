@@ -46,6 +46,8 @@ const BACKEND_INDEPENDENT = [
   // The CLI on an embedded DATA_DIR in a clean environment; `stylist serve` on Postgres and NATS
   // is test/integration/cli-serve.test.ts.
   /^test\/app\/cli\.test\.ts$/,
+  // Commands against a DATA_DIR another embedded server holds (cleanEnv: no DATABASE_URL).
+  /^test\/app\/cli-busy-data-dir\.test\.ts$/,
   // The docs against the code's configuration and commands: no store opened.
   /^test\/app\/docs\.test\.ts$/,
   // The in-process queue; its JetStream twin is test/integration/workqueue-jetstream.test.ts.

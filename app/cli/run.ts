@@ -54,7 +54,7 @@ async function run(argv: string[], io: CliIo): Promise<CliOutcome> {
   const print = (result: Record<string, unknown>) => io.stdout.write(`${json ? JSON.stringify(result) : spec.text(result)}\n`);
 
   const shown = terminalProgress(io.stderr);
-  const remote = await sendToServer(config.dataDir, argv, shown.report).finally(() => shown.end());
+  const remote = await sendToServer(config.dataDir, argv, shown.report, config.adminAnswerMs).finally(() => shown.end());
   if (remote) {
     if (!remote.ok) throw remote.usage ? new UsageError(remote.error) : new Error(remote.error);
     print(remote.result);

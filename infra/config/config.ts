@@ -129,6 +129,7 @@ const environment = z.object({
   UPLOAD_SLOW_WINDOW_SECONDS: integer(10, 1, 600),
   HTTP_REQUEST_TIMEOUT_SECONDS: integer(150, 1, 3_600),
   HTTP_HEADERS_TIMEOUT_SECONDS: integer(20, 1, 600),
+  ADMIN_ANSWER_SECONDS: integer(10, 2, 600),
   QUEUE_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   PROJECTION_LAG_LIMIT_SECONDS: integer(30, 1, 86_400),
   ANALYTICS_TIMEZONE_WAIT_MS: integer(5_000, 0, 60_000),
@@ -171,6 +172,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** How long a `stylist` command waits for a running server to take it over its admin channel. */
+  adminAnswerMs: number;
   databaseUrl?: string;
   eventStoreUrl?: string;
   natsUrl?: string;
@@ -364,6 +367,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
+    adminAnswerMs: e.ADMIN_ANSWER_SECONDS * 1000,
     databaseUrl: e.DATABASE_URL,
     eventStoreUrl: e.EVENTSTORE_URL,
     natsUrl: e.NATS_URL,

@@ -30,7 +30,8 @@ t.test('a command refuses a DATA_DIR held by a server that cannot take it, namin
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-busy-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   await seedPgliteDir(path.join(dataDir, 'pglite'));
-  const env = cleanEnv({ DATA_DIR: dataDir });
+  // The shortest wait for a server's answer (ADMIN_ANSWER_SECONDS): the refusals cost the test its wait twice.
+  const env = cleanEnv({ DATA_DIR: dataDir, ADMIN_ANSWER_SECONDS: '2' });
 
   const locked = appears(dataDir, 'stylist.pid');
   const child = spawn(process.execPath, [stylistBin, 'serve'], { env: { ...env, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -66,7 +67,7 @@ t.test('a command refuses a DATA_DIR held by a server that cannot take it, namin
   const stopped = await runStylist(['key', 'create', '--org', organizationId, '--name', 'late', '--json'], env, 60_000);
   t.equal(stopped.code, 1);
   t.match(stopped.stderr, refusal);
-  t.match(stopped.stderr, /did not answer on its admin channel within \d+ s; nothing was changed/);
+  t.match(stopped.stderr, /did not answer on its admin channel within 2 s; nothing was changed/);
 
   // Resumed, the server reads the request the CLI gave up on, and leaves it undone.
   const discarded = new Promise<void>((resolve) => {
