@@ -75,7 +75,7 @@ export async function serve(config: Config, roles: readonly Role[] = ROLES): Pro
 
   // The embedded default serves a catalogue at once: the demo organization's store, loaded in the
   // background through the merchant path (`stylist demo seed` does the same on any deployment).
-  if (!config.databaseUrl && roles.includes('projections') && roles.includes('api')) {
+  if (config.demo.seedAtStart && !config.databaseUrl && roles.includes('projections') && roles.includes('api')) {
     const seeding = seedDemo(platform).then(
       (seeded) => logger.info({ datasetId: seeded.datasetId, products: seeded.products, queued: seeded.queued, unchanged: seeded.unchanged }, 'demo catalogue loaded'),
       (error: Error) => logger.warn({ err: error }, 'demo catalogue not loaded'),

@@ -106,6 +106,7 @@ const environment = z.object({
   DEMO_KEY: z.preprocess((v) => v || 'sgpt-pk-demo', z.string().regex(/^sgpt-pk-[A-Za-z0-9]+$/, 'must look like a public key: sgpt-pk- followed by letters and digits')),
   DEMO_QUOTA: integer(10_000, 0, Number.MAX_SAFE_INTEGER),
   DEMO_RPM: integer(60, 1, 1_000_000),
+  DEMO_SEED: flag(true),
   STYLIST_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
   BASE_URL: optional(url(['http', 'https'], 'https://stylist.example.com')),
   TRUST_PROXY: trustProxy,
@@ -180,7 +181,8 @@ export interface Config {
   natsPrefix: string;
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string };
   openai?: { apiKey?: string; baseUrl?: string; chatModel?: string; embeddingModel?: string; visionModel?: string };
-  demo: { key: string; quota: number; rpm: number };
+  /** `seedAtStart`: the embedded default loads the demo catalogue when it starts (DEMO_SEED). */
+  demo: { key: string; quota: number; rpm: number; seedAtStart: boolean };
   /** Absent on the embedded default: generated once and kept under DATA_DIR. */
   secret?: string;
   baseUrl: string;
@@ -374,7 +376,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     natsPrefix: e.NATS_PREFIX,
     s3: e.S3_ENDPOINT ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY!, secretKey: e.S3_SECRET_KEY!, bucket: e.S3_BUCKET! } : undefined,
     openai: Object.values(openai).some(Boolean) ? openai : undefined,
-    demo: { key: e.DEMO_KEY, quota: e.DEMO_QUOTA, rpm: e.DEMO_RPM },
+    demo: { key: e.DEMO_KEY, quota: e.DEMO_QUOTA, rpm: e.DEMO_RPM, seedAtStart: e.DEMO_SEED },
     secret: e.STYLIST_SECRET,
     baseUrl: (e.BASE_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,

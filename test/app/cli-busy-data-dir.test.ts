@@ -30,8 +30,9 @@ t.test('a command refuses a DATA_DIR held by a server that cannot take it, namin
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-busy-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   await seedPgliteDir(path.join(dataDir, 'pglite'));
-  // The shortest wait for a server's answer (ADMIN_ANSWER_SECONDS): the refusals cost the test its wait twice.
-  const env = cleanEnv({ DATA_DIR: dataDir, ADMIN_ANSWER_SECONDS: '2' });
+  // The shortest wait for a server's answer (ADMIN_ANSWER_SECONDS): the refusals cost the test its
+  // wait twice. No demo catalogue: its ingest would only compete for the cores with other files.
+  const env = cleanEnv({ DATA_DIR: dataDir, ADMIN_ANSWER_SECONDS: '2', DEMO_SEED: 'false' });
 
   const locked = appears(dataDir, 'stylist.pid');
   const child = spawn(process.execPath, [stylistBin, 'serve'], { env: { ...env, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
