@@ -104,6 +104,17 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
     }
   };
 
+  /** The object's response (headers and body stream), or null when the key holds nothing. */
+  const openObject = async (key: string) => {
+    validateObjectKey(key);
+    try {
+      return await client.getObject(bucket, key);
+    } catch (error) {
+      if (isAbsentKey(error)) return null;
+      throw error;
+    }
+  };
+
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
@@ -135,14 +146,8 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
     },
 
     async get(key): Promise<StoredObject | null> {
-      validateObjectKey(key);
-      let response;
-      try {
-        response = await client.getObject(bucket, key);
-      } catch (error) {
-        if (isAbsentKey(error)) return null;
-        throw error;
-      }
+      const response = await openObject(key);
+      if (!response) return null;
       // minio hands back the HTTP response itself, so the type comes with the bytes in one request
       // rather than from a separate HEAD that a concurrent overwrite could slip between.
       const headers = (response as Partial<IncomingMessage>).headers ?? {};
@@ -157,14 +162,8 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
     },
 
     async getStream(key): Promise<ObjectStream | null> {
-      validateObjectKey(key);
-      let response;
-      try {
-        response = await client.getObject(bucket, key);
-      } catch (error) {
-        if (isAbsentKey(error)) return null;
-        throw error;
-      }
+      const response = await openObject(key);
+      if (!response) return null;
       // The version comes with the bytes, as the type does in get(): no HEAD for a rewrite to slip past.
       const headers = (response as Partial<IncomingMessage>).headers ?? {};
       const size = Number(headers['content-length']);
