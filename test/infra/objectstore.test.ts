@@ -5,10 +5,10 @@ import { createServer } from 'node:net';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
-import S3rver from 's3rver';
 import t from 'tap';
 import { openFileObjectStore } from '../../infra/objects/files.js';
 import { openS3ObjectStore } from '../../infra/objects/s3.js';
+import { createS3rver } from '../support/s3rver-peer.mjs';
 import { objectStoreContract } from './objectstore.contract.js';
 
 /** Every path under `dir` with its size, so any file created, removed or rewritten shows up. */
@@ -90,7 +90,7 @@ t.test('file store', async (t) => {
 t.test('S3 store on s3rver', async (t) => {
   const directory = await mkdtemp(join(tmpdir(), 'stylist-s3rver-'));
   t.teardown(() => rm(directory, { recursive: true, force: true }));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', directory, silent: true });
+  const server = createS3rver({ port: 0, address: '127.0.0.1', directory, silent: true });
   const { port } = await server.run();
   t.teardown(() => server.close());
   let requests = 0;

@@ -4,11 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import S3rver from 's3rver';
 import sharp from 'sharp';
 import { generateDemoCatalogue, type DemoPhotoSpec } from '../../domain/demo-catalogue/generate.js';
 import { renderDemoPhoto } from '../../infra/demo-photos/render.js';
 import type { Teardown } from './database.js';
+import { createS3rver } from './s3rver-peer.mjs';
 
 /** The first photo of a patterned demo product: enough detail that quality changes the bytes. */
 export const demoSpec = (): DemoPhotoSpec => {
@@ -65,7 +65,7 @@ export interface StoreSetup {
 export async function startS3rver(t: Teardown): Promise<Record<string, string>> {
   const directory = await mkdtemp(path.join(tmpdir(), 'stylist-s3rver-'));
   t.teardown(() => rm(directory, { recursive: true, force: true }));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', directory, silent: true });
+  const server = createS3rver({ port: 0, address: '127.0.0.1', directory, silent: true });
   const { port } = await server.run();
   t.teardown(() => server.close());
   // s3rver's built-in account.
