@@ -12,7 +12,7 @@ import { listKeys } from '../../projections/queries/apikeys.js';
 import { NotFound } from '../../domain/errors.js';
 import { migrate } from '../../projections/migrations.js';
 import { getOrganization, getOrganizationAccount } from '../../projections/queries/organizations.js';
-import { operator, required, settle, UsageError, type CommandSpec } from './spec.js';
+import { CLI_READ_MODEL_WAIT_MS, operator, required, settle, UsageError, type CommandSpec } from './spec.js';
 import { syncCommands } from './sync-commands.js';
 import { queueCommands } from './queue-commands.js';
 import { projectionCommands } from './projection-commands.js';
@@ -56,7 +56,7 @@ export const commands: CommandSpec[] = [
     run: async (platform, values) => {
       const plan = planNamed(values.plan as string | undefined);
       const created = await createOrganization(platform.eventStore, platform.secret, { name: required(values, 'name'), plan }, operator());
-      await platform.projections.waitFor(created.position, ['organizations', 'api_keys']);
+      await platform.projections.waitFor(created.position, ['organizations', 'api_keys'], CLI_READ_MODEL_WAIT_MS);
       platform.keys?.forgetMisses();
       return { organizationId: created.organizationId, publicKey: created.publicKey, privateKey: created.privateKey, keyId: created.keyId };
     },
@@ -128,7 +128,7 @@ export const commands: CommandSpec[] = [
         },
         operator(),
       );
-      await platform.projections.waitFor(issued.position, ['api_keys']);
+      await platform.projections.waitFor(issued.position, ['api_keys'], CLI_READ_MODEL_WAIT_MS);
       platform.keys?.forgetMisses();
       return { keyId: issued.keyId, publicKey: issued.publicKey, privateKey: issued.privateKey };
     },
@@ -141,7 +141,7 @@ export const commands: CommandSpec[] = [
     run: async (platform, values) => {
       const keyId = required(values, 'key');
       const rotated = await rotateApiKey(platform.eventStore, platform.secret, { keyId, confirmName: required(values, 'confirm') }, operator());
-      await platform.projections.waitFor(rotated.position, ['api_keys']);
+      await platform.projections.waitFor(rotated.position, ['api_keys'], CLI_READ_MODEL_WAIT_MS);
       platform.keys?.forgetMisses();
       platform.keys?.forgetKey(keyId);
       return { keyId, publicKey: rotated.publicKey, privateKey: rotated.privateKey };
@@ -155,7 +155,7 @@ export const commands: CommandSpec[] = [
     run: async (platform, values) => {
       const keyId = required(values, 'key');
       const { position } = await deleteApiKey(platform.eventStore, { keyId }, operator());
-      await platform.projections.waitFor(position, ['api_keys']);
+      await platform.projections.waitFor(position, ['api_keys'], CLI_READ_MODEL_WAIT_MS);
       platform.keys?.forgetKey(keyId);
       return { keyId, deleted: true };
     },

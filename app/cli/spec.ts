@@ -38,7 +38,14 @@ export const required = (values: Record<string, unknown>, name: string): string 
   return value;
 };
 
+/**
+ * How long a command waits for its read models. Longer than a request's wait: what the command
+ * wrote is already stored, and an operator on a loaded machine would rather wait a few seconds more
+ * than be told it failed (the suite under load once saw `org create` time out at 5 s).
+ */
+export const CLI_READ_MODEL_WAIT_MS = 30_000;
+
 /** Waits until the named read models show what the command wrote. */
 export const settle = async (platform: Platform, result: { position: Position | null }, projections: string[]): Promise<void> => {
-  if (result.position) await platform.projections.waitFor(result.position, projections);
+  if (result.position) await platform.projections.waitFor(result.position, projections, CLI_READ_MODEL_WAIT_MS);
 };

@@ -76,6 +76,15 @@ const itemUpload = (tag: string) =>
 const fileUpload = (what: string, body: Buffer) =>
   timed(what, (signal) => fetch(`${base}/v1/file/upload`, { method: 'POST', signal, headers: { authorization: `Bearer ${other.privateKey}`, 'content-type': multipartType() }, body }));
 
+/**
+ * The bound for an answer beside slow clients: the issue's 1 s, plus twice what the same upload
+ * took alone a moment before. On a quiet machine that is about the 1 s; on one loaded three times
+ * over (the suite beside other runs) every request is slower, and the bound moves with them, so
+ * only a delay the slow clients cause fails it. What waiting for them would cost (their window or
+ * deadline, seconds) is checked by order too: the answer comes before they are cut off.
+ */
+const boundBeside = (alone: { ms: number }) => BOUND_MS + 2 * alone.ms;
+
 const partHead = (filename: string, type: string) => `--${'b0undary'}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`;
 
 t.test("the server's own timeouts are set from the configuration", async (t) => {
@@ -86,6 +95,8 @@ t.test("the server's own timeouts are set from the configuration", async (t) => 
 
 t.test('slow clients on every budgeted route hold only what they sent: another organization is answered within 1 s, and they get 408', async (t) => {
   const drip = { bytes: 'x', everyMs: 100 };
+  const alone = [await itemUpload('alone'), await fileUpload('file upload alone', multipart([{ filename: 'alone.jpg', contentType: 'image/jpeg', body: jpeg }]))];
+  const bound = boundBeside({ ms: Math.max(...alone.map((answer) => answer.ms)) });
   const tricklers = {
     // The issue's attack: one byte every so often under Content-Length: 20000000.
     file: slowRequest(port, {
@@ -101,17 +112,18 @@ t.test('slow clients on every budgeted route hold only what they sent: another o
       drip,
     }),
   };
-  const opened = performance.now();
+  const cutOff = new Set<string>();
+  for (const [route, client] of Object.entries(tricklers)) void client.answer.then(() => cutOff.add(route), () => cutOff.add(route));
   await until('the three slow bodies being read', async () => budget.readings, (readings) => readings >= 3, { timeoutMs: 5_000, everyMs: 10 });
   const held = [slow, slowItems, slowChat].reduce((sum, { organizationId }) => sum + budget.heldBy(organizationId), 0);
   t.ok(held < 64 * 1024, `the slow clients hold what they sent (${held} bytes), not the 46 MB they declared`);
 
   const answers = [await itemUpload('a'), await fileUpload('file upload', multipart([{ filename: 'look.jpg', contentType: 'image/jpeg', body: jpeg }])), await itemUpload('b')];
+  t.same([...cutOff], [], 'all of it while the slow clients were still sending: nothing waited for them to be cut off');
   for (const answer of answers) {
-    t.ok(answer.ms < BOUND_MS, `${answer.what} answered in ${answer.ms.toFixed(0)} ms while three slow clients trickle (bound ${BOUND_MS} ms)`);
+    t.ok(answer.ms < bound, `${answer.what} answered in ${answer.ms.toFixed(0)} ms while three slow clients trickle (bound ${bound.toFixed(0)} ms: 1 s + twice the ${Math.max(...alone.map((a) => a.ms)).toFixed(0)} ms alone)`);
     t.ok(answer.status === 200 || answer.status === 202, `${answer.what}: ${answer.status} ${answer.body.slice(0, 200)}`);
   }
-  t.ok(performance.now() - opened < LIMITS.windowMs, 'all of it while the slow clients were still sending');
 
   for (const [route, client] of Object.entries(tricklers)) {
     const answer = await client.answer;
@@ -127,6 +139,10 @@ t.test('slow clients on every budgeted route hold only what they sent: another o
 
 t.test('a client that sends fast then stops holds at most its share, and is cut off at its deadline', async (t) => {
   const share = 8 * MB;
+  const bigPng = multipart([{ filename: 'big.png', contentType: 'image/png', body: Buffer.alloc(7 * MB, 0x42) }]);
+  const alone = await fileUpload('a 7 MB file upload alone', bigPng);
+  t.equal(alone.status, 415, `alone: ${alone.body.slice(0, 200)}`);
+  const bound = boundBeside(alone);
   // Nearly a whole file part (10 MB is the file limit), then nothing.
   const burst = Buffer.alloc(Math.floor(9.9 * MB), 0x41);
   const staller = slowRequest(port, {
@@ -144,8 +160,11 @@ t.test('a client that sends fast then stops holds at most its share, and is cut 
   t.equal(budget.heldBy(slow.organizationId), share, `9.9 MB sent, ${share / MB} MB held: a body bigger than the share counts as the share`);
 
   // 7 MB: more than the 6.1 MB the staller's 9.9 would leave, within the 8 MB its share leaves.
-  const answer = await fileUpload('a 7 MB file upload', multipart([{ filename: 'big.png', contentType: 'image/png', body: Buffer.alloc(7 * MB, 0x42) }]));
-  t.ok(answer.ms < BOUND_MS, `${answer.what} answered in ${answer.ms.toFixed(0)} ms beside a stalled 9.9 MB upload (bound ${BOUND_MS} ms)`);
+  let stallerCutOff = false;
+  void staller.answer.then(() => (stallerCutOff = true), () => (stallerCutOff = true));
+  const answer = await fileUpload('a 7 MB file upload', bigPng);
+  t.notOk(stallerCutOff, 'answered while the stalled upload still held its share: it did not wait for the deadline');
+  t.ok(answer.ms < bound, `${answer.what} answered in ${answer.ms.toFixed(0)} ms beside a stalled 9.9 MB upload (bound ${bound.toFixed(0)} ms: 1 s + twice the ${alone.ms.toFixed(0)} ms alone)`);
   t.equal(answer.status, 415, `${answer.what}: read whole and refused for its bytes (${answer.body.slice(0, 200)})`);
 
   const stalled = await staller.answer;
