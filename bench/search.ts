@@ -14,7 +14,10 @@
 //     keep-alive, `BENCH_WARMUP_SECONDS` of warm-up then `BENCH_SECONDS` measured: p50, p95, p99,
 //     requests/s. Goal at 100,000 items: p50 ≤ 10 ms, p95 ≤ 25 ms.
 //   - the same load again with a second API process (`stylist serve --role api`, same database)
-//     beside this one, the clients split between the two (BENCH_TWO_APIS=0 skips it);
+//     beside this one, the clients split between the two, then through nginx (deploy/nginx.conf's
+//     proxy settings, when nginx is installed) in front of this process alone and of both
+//     (BENCH_TWO_APIS=0 skips these);
+//   - the baseline: the same clients on `GET /healthz`, the bare server in the same run;
 //   - freshness: a new product with a word no other product has is uploaded and search is polled
 //     (every 10 ms) until it comes back; the time from its ItemProcessed event (the item's history)
 //     to the first answer that holds it. Goal ≤ 1 s.
@@ -39,6 +42,7 @@ import { catalogueProduct, type ShopifyProduct } from './search/catalogue.js';
 import { search, SearchRouteMissing } from './search/client.js';
 import { runLoad, type LoadResult } from './search/load.js';
 import { queryMix } from './search/mix.js';
+import { startNginx } from '../test/support/nginx.js';
 import { startWorkerProcess } from '../test/support/worker-processes.js';
 import { measureVectorIndex, type VectorIndexReport } from './search/vectors.js';
 import { openModels } from '../infra/models/index.js';
@@ -72,6 +76,10 @@ interface SizeResult {
   load: LoadResult | null;
   /** The same load spread over this process's API and a second `stylist serve --role api` process on the same database. */
   loadTwo: LoadResult | null;
+  /** The same load through nginx (deploy/nginx.conf's proxy settings) in front of one, then both processes; or why not. */
+  balanced: { one: LoadResult; two: LoadResult } | { skipped: string } | null;
+  /** The same number of clients on `GET /healthz`: what the bare server answers on this machine in this run. */
+  healthz: LoadResult | null;
   freshness: Freshness | null;
   rebuild: { seconds: number; events: number } | { skipped: string } | null;
   vectors: VectorIndexReport | null;
@@ -163,7 +171,7 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     // A build without the route answers 404 here, before minutes go into loading.
     if (!loadOnly) await search(service.baseUrl, service.publicKey, { query: 'dress' });
     const { loading, datasets } = await loadCatalogue(service, pools, size);
-    if (loadOnly) return { items: size, loading, single: null, load: null, loadTwo: null, freshness: null, rebuild: null, vectors: null };
+    if (loadOnly) return { items: size, loading, single: null, load: null, loadTwo: null, balanced: null, healthz: null, freshness: null, rebuild: null, vectors: null };
 
     const configFile = path.join(workDir, 'load.json');
     const bodies = queryMix(JUDGED_QUERIES, (feed) => datasets.get(feed)!);
@@ -187,8 +195,13 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     const load = await runLoad(configFile);
     if (profiling) await profiling.stop(process.env.BENCH_CPU_PROFILE!);
     console.error(`  ${JSON.stringify(load)}`);
-    const loadTwo = env('BENCH_TWO_APIS', 1) ? await loadOverTwoApis(service, config, workDir) : null;
+    const healthzFile = path.join(workDir, 'healthz.json');
+    await writeFile(healthzFile, JSON.stringify({ ...config, get: '/healthz' }));
+    const healthz = await runLoad(healthzFile);
+    console.error(`  /healthz, the same clients: ${JSON.stringify(healthz)}`);
+    const { loadTwo, balanced } = env('BENCH_TWO_APIS', 1) ? await loadOverTwoApis(service, config, workDir) : { loadTwo: null, balanced: null };
     console.error(`  two API processes: ${JSON.stringify(loadTwo)}`);
+    console.error(`  through nginx: ${JSON.stringify(balanced)}`);
 
     const feed = FEEDS[0]!;
     const freshness = await measureFreshness(service, datasets.get(feed)!, pools.get(feed)![0]!, env('BENCH_FRESH_SAMPLES', 5));
@@ -197,7 +210,7 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     console.error(`  vector index: ${JSON.stringify(vectors)}`);
     const rebuild = env('BENCH_REBUILD', 1) ? await rebuildSearchIndex(service) : null;
     console.error(`  rebuild: ${JSON.stringify(rebuild)}`);
-    return { items: size, loading, single, load, loadTwo, freshness, rebuild, vectors };
+    return { items: size, loading, single, load, loadTwo, balanced, healthz, freshness, rebuild, vectors };
   } finally {
     await service.close();
     await rm(workDir, { recursive: true, force: true });
@@ -207,12 +220,18 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
 /**
  * A second API process (`stylist serve --role api`) on the same database, its search memory
  * loaded by one search first, and the load's clients split between the two as a load balancer
- * would. Null (with a notice) where the database has no URL of its own (PGlite, a schema).
+ * would; then the same load through nginx in front of this process alone (what the balancer
+ * costs) and in front of both (the scale-out a deployment gets). Null (with a notice) where the
+ * database has no URL of its own (PGlite, a schema).
  */
-async function loadOverTwoApis(service: SearchBenchService, config: Record<string, unknown>, workDir: string): Promise<LoadResult | null> {
+async function loadOverTwoApis(
+  service: SearchBenchService,
+  config: Record<string, unknown>,
+  workDir: string,
+): Promise<{ loadTwo: LoadResult | null; balanced: SizeResult['balanced'] }> {
   if (!service.backend.url) {
     console.error('  two API processes: skipped, the bench database has no URL another process can open');
-    return null;
+    return { loadTwo: null, balanced: null };
   }
   const dataDir = path.join(workDir, 'api-2');
   await mkdir(dataDir, { recursive: true });
@@ -223,7 +242,21 @@ async function loadOverTwoApis(service: SearchBenchService, config: Record<strin
     await search(running.url, service.publicKey, { query: 'dress' });
     const configFile = path.join(workDir, 'load-two.json');
     await writeFile(configFile, JSON.stringify({ ...config, moreBaseUrls: [running.url] }));
-    return await runLoad(configFile);
+    const loadTwo = await runLoad(configFile);
+    const through = async (upstreams: string[], name: string): Promise<LoadResult | { skipped: string }> => {
+      const balancer = await startNginx(upstreams);
+      if ('missing' in balancer) return { skipped: balancer.missing };
+      try {
+        const file = path.join(workDir, `${name}.json`);
+        await writeFile(file, JSON.stringify({ ...config, baseUrl: balancer.url }));
+        return await runLoad(file);
+      } finally {
+        await balancer.stop();
+      }
+    };
+    const one = await through([service.baseUrl], 'nginx-one');
+    const two = 'skipped' in one ? one : await through([service.baseUrl, running.url], 'nginx-two');
+    return { loadTwo, balanced: 'skipped' in one ? one : 'skipped' in two ? two : { one, two } };
   } finally {
     second.process.kill('SIGTERM');
     await second.exited;
@@ -251,13 +284,26 @@ function printTable(header: string, rows: SizeResult[]): void {
     const rebuild = !r.rebuild ? '–' : 'skipped' in r.rebuild ? 'skipped' : `${r.rebuild.seconds} s (${r.rebuild.events} events)`;
     const fresh = r.freshness ? `${ms(r.freshness.median)} / ${ms(r.freshness.max)}` : '–';
     const clients = env('BENCH_CLIENTS', 8);
-    for (const [processes, shoppers, load] of [[1, 1, r.single], [1, clients, r.load], [2, clients, r.loadTwo]] as const) {
-      if ((processes === 2 || shoppers === 1) && !load) continue;
+    const balanced = r.balanced && !('skipped' in r.balanced) ? r.balanced : null;
+    const runs = [
+      ['1', 1, r.single],
+      ['1', clients, r.load],
+      ['2, clients split', clients, r.loadTwo],
+      ['1 behind nginx', clients, balanced?.one ?? null],
+      ['2 behind nginx', clients, balanced?.two ?? null],
+      ['1: GET /healthz (baseline)', clients, r.healthz],
+    ] as const;
+    for (const [processes, shoppers, load] of runs) {
+      if ((processes !== '1' || shoppers === 1) && !load) continue;
       const errors = load ? Object.values(load.errors).reduce((a, b) => a + b, 0) : null;
       console.log(
         `| ${r.items.toLocaleString('en')} | ${processes} | ${shoppers} | ${r.loading.uploadSeconds}, ${r.loading.processedSeconds} (${r.loading.itemsPerSecond}) | ${ms(load?.p50)} | ${ms(load?.p95)} | ${ms(load?.p99)} | ${ms(load?.requestsPerSecond)} | ${ms(errors)} | ${fresh} | ${rebuild} |`,
       );
     }
+    if (balanced && r.load) {
+      console.log(`|  | searches/s at ${r.items.toLocaleString('en')} items: 2 behind nginx ÷ 1 direct = ${(balanced.two.requestsPerSecond / r.load.requestsPerSecond).toFixed(2)}×; 1 behind nginx ÷ 1 direct = ${(balanced.one.requestsPerSecond / r.load.requestsPerSecond).toFixed(2)}× |`);
+    }
+    if (r.balanced && 'skipped' in r.balanced) console.log(`nginx rows at ${r.items}: skipped, ${r.balanced.skipped}`);
   }
   console.log('\nVector index (one HNSW graph over the whole catalogue, usearch f16, M 16, ef 256) against an exact scan, the shopper queries\' embeddings:');
   console.log('| Items | Vectors × dims | Build s | Memory MB (estimate / RSS growth) | recall@10 | recall@120 | Query ms HNSW / exact scan |');
@@ -267,7 +313,7 @@ function printTable(header: string, rows: SizeResult[]): void {
     if (v) console.log(`| ${r.items.toLocaleString('en')} | ${v.vectors.toLocaleString('en')} × ${v.dimensions} | ${v.buildSeconds} | ${v.estimatedMB} / ${v.rssDeltaMB} | ${v.recallAt10} | ${v.recallAt120} | ${v.hnswQueryMs} / ${v.exactQueryMs} |`);
   }
   for (const r of rows) if (r.rebuild && 'skipped' in r.rebuild) console.log(`Rebuild at ${r.items}: ${r.rebuild.skipped}`);
-  for (const r of rows) for (const load of [r.single, r.load, r.loadTwo]) if (load?.firstError) console.log(`First error at ${r.items}: ${load.firstError}`);
+  for (const r of rows) for (const load of [r.single, r.load, r.loadTwo, r.healthz]) if (load?.firstError) console.log(`First error at ${r.items}: ${load.firstError}`);
   console.log(`Goals at 100,000 items: p50 ≤ ${GOALS.p50} ms, p95 ≤ ${GOALS.p95} ms; ItemProcessed → searchable ≤ ${GOALS.freshMs} ms.`);
 }
 

@@ -17,6 +17,8 @@ export interface LoadConfig {
   clients: number;
   warmupSeconds: number;
   seconds: number;
+  /** A path to GET instead of the searches (`/healthz`: the bare server, the baseline of the same run). */
+  get?: string;
 }
 
 export interface LoadResult {
@@ -56,7 +58,7 @@ async function generate(config: LoadConfig): Promise<LoadResult> {
       let status = 0;
       let text: string;
       try {
-        const response = await pools[c % pools.length]!.request({ path: '/v1/search', method: 'POST', headers, body });
+        const response = await pools[c % pools.length]!.request(config.get ? { path: config.get, method: 'GET' } : { path: '/v1/search', method: 'POST', headers, body });
         status = response.statusCode;
         text = await response.body.text();
       } catch (error) {
