@@ -1,4 +1,4 @@
-// Search quality: the 67 judged shopper queries of bench/search-quality/queries.ts run through
+// Search quality: the 97 judged shopper queries (issue 13's 67, then 30 written from the feeds' garment words) of bench/search-quality/queries.ts run through
 // `POST /v1/search` on a service of this benchmark's own, scored with nDCG@10 and recall@20.
 //
 // Setup: one organization; one dataset per fixture feed (../shared/fixtures/shopify; the bench is

@@ -102,10 +102,9 @@ export const GENDER_WORDS: Readonly<Record<Gender, readonly string[]>> = {
 
 /** Shopper words for a taxonomy family that the taxonomy's cues (and their plurals) do not list. */
 export const FAMILY_SYNONYMS: Readonly<Record<string, string>> = {
-  trackies: 'joggers', trackie: 'joggers', sweats: 'joggers', khakis: 'trousers', undies: 'briefs', jocks: 'briefs', specs: 'glasses', mac: 'coat',
-  'rain coat': 'coat', puffy: 'puffer', 'puffy jacket': 'puffer', windcheater: 'jacket', jammies: 'pyjamas', pj: 'pyjamas', nightwear: 'pyjamas',
-  onesie: 'jumpsuit', boilersuit: 'jumpsuit', bathers: 'swimsuit', cossie: 'swimsuit', swimmers: 'swimsuit', 'bathing costume': 'swimsuit',
-  longsleeve: 't shirt', sneaks: 'sneaker', lbd: 'dress',
+  khakis: 'trousers', undies: 'briefs', jocks: 'briefs', specs: 'glasses', mac: 'coat', 'rain coat': 'coat', puffy: 'puffer', 'puffy jacket': 'puffer',
+  jammies: 'pyjamas', pj: 'pyjamas', nightwear: 'pyjamas', bathers: 'swimsuit', cossie: 'swimsuit', swimmers: 'swimsuit', 'bathing costume': 'swimsuit',
+  sneaks: 'sneaker', lbd: 'dress',
 };
 
 /**
@@ -115,7 +114,7 @@ export const FAMILY_SYNONYMS: Readonly<Record<string, string>> = {
 export const SLOT_WORDS: Readonly<Record<string, Slot>> = {
   shoe: 'footwear', shoes: 'footwear', footwear: 'footwear', top: 'top', tops: 'top', bag: 'bag', bags: 'bag', accessory: 'accessory', accessories: 'accessory',
   jewellery: 'jewellery', jewelry: 'jewellery', bottoms: 'bottom', outerwear: 'outerwear', swimwear: 'swimwear', lingerie: 'underwear', underwear: 'underwear',
-  sleepwear: 'sleepwear', eyewear: 'eyewear', hosiery: 'hosiery', headwear: 'headwear',
+  sleepwear: 'sleepwear', eyewear: 'eyewear', hosiery: 'hosiery', headwear: 'headwear', swim: 'swimwear', baggage: 'bag',
 };
 
 /** Pattern words the taxonomy's pattern cues leave out (it never cues `solid`). */
@@ -180,6 +179,10 @@ export const OCCASIONS: Readonly<Record<string, readonly string[]>> = {
   'street style': ['hoodie', 'sneaker', 't shirt', 'graphic', 'oversized', 'cargo', 'jacket', 'cap'],
   lounging: ['joggers', 'hoodie', 'sweatshirt', 'pyjamas', 'relaxed'],
   lounge: ['joggers', 'hoodie', 'sweatshirt', 'pyjamas', 'relaxed'],
+  athleisure: ['leggings', 'joggers', 'sports bra', 'hoodie', 'sweatshirt', 'sneaker', 'tank top', 'shorts', 'track', 'tracksuit', 'stretch'],
+  activewear: ['leggings', 'sports bra', 'joggers', 'shorts', 'tank top', 't shirt', 'sneaker', 'track', 'stretch', 'running', 'yoga'],
+  sportswear: ['leggings', 'sports bra', 'joggers', 'shorts', 'tank top', 't shirt', 'sneaker', 'track', 'tracksuit', 'running'],
+  layering: ['cardigan', 'vest', 'gilet', 'overshirt', 'shacket', 'kimono', 'shrug', 'knit', 'tank top', 'turtleneck', 'light jacket'],
 };
 
 /**
@@ -337,7 +340,7 @@ export const LOOK_OCCASIONS: Readonly<Record<'tailored' | 'formal' | 'smart' | '
   tailored: ['interview', 'business', 'office', 'work'],
   formal: ['wedding', 'wedding guest', 'black tie', 'formal', 'gala', 'prom', 'cocktail', 'graduation', 'interview', 'business', 'funeral'],
   smart: ['office', 'work', 'smart', 'smart casual', 'date night', 'party', 'night out', 'birthday', 'christmas', 'brunch', 'holiday'],
-  active: ['gym', 'workout', 'running', 'yoga', 'hiking', 'hike', 'camping', 'outdoor', 'outdoors', 'ski'],
+  active: ['gym', 'workout', 'running', 'yoga', 'hiking', 'hike', 'camping', 'outdoor', 'outdoors', 'ski', 'athleisure', 'activewear', 'sportswear'],
   beach: ['beach', 'beach holiday', 'vacation', 'resort'],
   hot: ['summer', 'sunny', 'beach', 'beach holiday', 'resort', 'festival'],
   cold: ['winter', 'autumn', 'fall', 'cold', 'warm', 'rain', 'rainy', 'ski', 'camping', 'hiking', 'hike'],

@@ -204,6 +204,43 @@ t.test('given garment words, they map onto taxonomy families', async (t) => {
   t.match(when('denim jacket'), { materials: ['cotton'], colours: [] });
 });
 
+t.test('given the athleisure, streetwear and layering words of issue 28, when a shopper types one, then its family filters the search', async (t) => {
+  const cases: Record<string, [string[], string]> = {
+    sweatpants: [['joggers'], 'bottom'], sweats: [['joggers'], 'bottom'], 'track pants': [['joggers'], 'bottom'], 'yoga pants': [['leggings'], 'bottom'],
+    'bike shorts': [['shorts'], 'bottom'], jorts: [['shorts'], 'bottom'], 'sports bra': [['bra'], 'underwear'], 'quarter zip': [['sweatshirt'], 'top'],
+    'half zip': [['sweatshirt'], 'top'], racerback: [['tank top'], 'top'], bandeau: [['tank top'], 'top'], longsleeve: [['t shirt'], 'top'],
+    'graphic tee': [['t shirt'], 'top'], 'cargo pants': [['trousers'], 'bottom'], 'dad shoes': [['sneaker'], 'footwear'], onesie: [['jumpsuit'], 'full body'],
+    boilersuit: [['jumpsuit'], 'full body'], windcheater: [['jacket'], 'outerwear'], overshirt: [['shirt'], 'top'], shacket: [['jacket'], 'outerwear'],
+    gilet: [['vest'], 'outerwear'], 'arm warmers': [['gloves'], 'accessory'], 'ear warmers': [['headband'], 'headwear'], 'neck cozy': [['scarf'], 'accessory'],
+  };
+  for (const [text, [families, slot]] of Object.entries(cases)) t.match(when(text), { families, slot }, `"${text}" → ${families.join(', ')}`);
+});
+
+t.test("given garment words of the fixture feeds' titles and tags, when a shopper types one, then it reads as the store's products do", async (t) => {
+  t.match(when('jkt'), { families: ['jacket'] }, 'the short form of jacket');
+  t.match(when('booty warmer'), { families: ['skirt'] }, 'a quilted wrap skirt, not a boot');
+  t.match(when('opera sleeves'), { families: ['gloves'] }, 'arm warmers');
+  t.match(when('sneakerina'), { families: ['sneaker'] });
+  t.match(when('tenis'), { families: ['sneaker'], corrections: [] }, 'a sneaker in Spanish, not a misspelt tent');
+  for (const model of ['speedcat', 'onitsuka tiger mexico 66', 'cloudtilt', 'knu skool', 'adidas campus', 'vomero']) t.match(when(model), { families: ['sneaker'] }, model);
+  t.match(when('5 panel cap'), { families: ['cap'] });
+  t.match(when('swim'), { slot: 'swimwear', families: [] }, 'every swimwear family');
+  t.match(when('black wrap dress'), { families: ['dress'] }, 'a wrap hints a scarf only when nothing else is named');
+  t.match(when('wrap'), { families: ['scarf'] });
+  t.match(when('waffle knit top'), { slot: 'top', families: [] }, 'a waffle knit is a fabric: the top is not read as a knit sweater');
+});
+
+t.test('given a style word (athleisure, activewear, layering), when a shopper types it, then it boosts and never filters', async (t) => {
+  for (const style of ['athleisure', 'activewear', 'sportswear', 'layering']) {
+    const q = when(`${style} pieces`);
+    t.same([q.families, q.slot, q.terms], [[], undefined, []], `${style} filters nothing`);
+    t.same(q.occasions, [style]);
+  }
+  t.ok(when('athleisure').boosts.includes('leggings'));
+  t.ok(when('layering').boosts.includes('cardigan'));
+  t.match(when('athleisure hoodie'), { families: ['hoodie'], occasions: ['athleisure'] });
+});
+
 t.test('given words it does not know, they are kept as terms', async (t) => {
   t.same(when('dress with pockets').terms, ['dress', 'pockets']);
   t.same(when('kith x armani capsule').terms, ['kith', 'x', 'armani', 'capsule']);

@@ -134,6 +134,8 @@ t.test('property: any listing gives labels inside the vocabularies', async (t) =
 
 // The figure that matters is in bench/labelling.ts (about 16,000 a second on one core); here only a
 // floor far below it, so a busy CI machine cannot fail the test while a pathological slowdown still does.
+// Timed in this process's CPU time, not the clock: on a machine loaded eight times over (the suite
+// beside other runs) the clock measured 437 a second for what costs 3,500 a second of CPU.
 t.test('labelling from text alone is fast enough for bulk ingest', async (t) => {
   const names = ["Men's Slim Fit Oxford Shirt - Navy", 'Astrid Wander Maxi Dress', 'Nike Air Force 1 Low White', 'Grace and Mila Mandy Top'];
   const listings = Array.from({ length: 2000 }, (_, i) =>
@@ -141,8 +143,9 @@ t.test('labelling from text alone is fast enough for bulk ingest', async (t) => 
   );
   const labeller = createOfflineLabeller();
   t.equal(labeller.name, 'offline');
-  const started = performance.now();
+  const started = process.cpuUsage();
   for (const l of listings) await labeller.label({ listing: l, photos: [], targetGender: null });
-  const perSecond = listings.length / ((performance.now() - started) / 1000);
-  t.ok(perSecond >= 500, `${Math.round(perSecond)} products/s`);
+  const spent = process.cpuUsage(started);
+  const perSecond = listings.length / ((spent.user + spent.system) / 1e6);
+  t.ok(perSecond >= 500, `${Math.round(perSecond)} products per CPU second`);
 });

@@ -27,16 +27,16 @@ const SHOE_AXES = 'closure, heel height, profile';
 
 export const FAMILIES: readonly FamilyDefinition[] = [
   // top
-  f('top', 't shirt', 't shirt, tshirt, tee, tee shirt, ringer tee, muscle tee, baby tee, henley, graphic tee', 'jersey, waffle', TOP_AXES),
+  f('top', 't shirt', 't shirt, tshirt, tee, tee shirt, ringer tee, muscle tee, baby tee, henley, graphic tee, longsleeve, long sleeve tee', 'jersey, waffle, waffle knit', TOP_AXES),
   f('top', 'shirt', 'shirt, button down shirt, button up shirt, button down, button up, overshirt, oxford shirt, dress shirt, flannel shirt, camp shirt, chambray shirt', 'oxford, flannel, chambray', 'sleeve length, collar, length'),
   f('top', 'blouse', 'blouse, peasant top, chemise', '', TOP_AXES, 'womens'),
   f('top', 'polo', 'polo, polo shirt, polo tee, rugby shirt', '', 'sleeve length, length'),
-  f('top', 'tank top', 'tank top, tank, singlet, vest top, muscle top, tube top, halter top', '', 'neckline, length'),
+  f('top', 'tank top', 'tank top, tank, singlet, vest top, muscle top, tube top, halter top, racerback, racerback tank, bandeau, bandeau top', '', 'neckline, length'),
   f('top', 'camisole', 'camisole, cami, cami top, strappy top', '', 'neckline, length', 'womens'),
   f('top', 'sweater', 'sweater, jumper, pullover, knit sweater, turtleneck, roll neck, knitwear, knit top, sweater vest', 'knit, crewneck, mock neck', TOP_AXES),
   f('top', 'cardigan', 'cardigan, cardi, knit jacket', '', 'closure, length'),
-  f('top', 'hoodie', 'hoodie, hoody, hooded sweatshirt, hooded top, zip hoodie, hooded pullover', '', 'closure, length'),
-  f('top', 'sweatshirt', 'sweatshirt, sweat shirt, sweatershirt, crewneck sweatshirt, crew sweat, fleece top, track top', '', 'closure, length'),
+  f('top', 'hoodie', 'hoodie, hoody, hooded sweatshirt, hooded top, zip hoodie, hooded pullover, hoody jacket, hoodie jacket', '', 'closure, length'),
+  f('top', 'sweatshirt', 'sweatshirt, sweat shirt, sweatershirt, crewneck sweatshirt, crew sweat, fleece top, track top, quarter zip, half zip, 1 4 zip, quarter zip pullover, half zip pullover, 1 4 zip pullover', '', 'closure, length'),
   f('top', 'bodysuit', 'bodysuit, body suit, leotard', '', TOP_AXES, 'womens'),
   f('top', 'tunic', 'tunic, kaftan top', '', TOP_AXES),
   f('top', 'kurta', 'kurta, kurti, kurtis, kameez', '', 'sleeve length, neckline, length'),
@@ -46,14 +46,14 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   // bottom
   f('bottom', 'jeans', 'jeans, jean, denim jeans, denim pant, denims', 'jegging', TROUSER_AXES),
   f('bottom', 'trousers', 'trousers, trouser, pant, chino, slacks, cargo pant, cargo, palazzo, culotte, capri, dress pant, wide leg pant, cigarette pant, pantalon', 'cropper', TROUSER_AXES),
-  f('bottom', 'joggers', 'jogger, track pant, trackpant, sweatpant, sweat pant, jogging bottom, track bottom, tracksuit bottom, jogging pant', '', 'rise, leg shape'),
-  f('bottom', 'shorts', 'shorts, short, bermuda, hot pant, bike short, cycling short, running short', '', 'rise, length'),
-  f('bottom', 'skirt', 'skirt, skort, mini skirt, midi skirt, maxi skirt, jupe', '', 'rise, skirt length, silhouette', 'womens'),
+  f('bottom', 'joggers', 'jogger, track pant, trackpant, sweatpant, sweat pant, jogging bottom, track bottom, tracksuit bottom, jogging pant, trackie, trackie bottom, sweats', '', 'rise, leg shape'),
+  f('bottom', 'shorts', 'shorts, short, bermuda, hot pant, bike short, cycling short, running short, jort', '', 'rise, length'),
+  f('bottom', 'skirt', 'skirt, skort, mini skirt, midi skirt, maxi skirt, jupe, booty warmer, skirt warmer', '', 'rise, skirt length, silhouette', 'womens'),
   f('bottom', 'leggings', 'leggings, legging, jeggings, jegging, yoga pant, running tight, gym tight', '', 'rise, length', 'womens'),
   f('bottom', 'salwar', 'salwar, churidar, patiala, dhoti pant', '', '', 'womens'),
   // full body
   f('full body', 'dress', 'dress, gown, frock, sundress, coatdress, shirtdress, slip dress, maxi dress, midi dress, mini dress, shirt dress, sweater dress, jumper dress, jumperdress, pinafore, robe dress, kleid', 'maxi, midi', DRESS_AXES, 'womens'),
-  f('full body', 'jumpsuit', 'jumpsuit, boiler suit, catsuit, unitard', '', 'sleeve length, leg shape', 'womens'),
+  f('full body', 'jumpsuit', 'jumpsuit, boiler suit, boilersuit, catsuit, unitard, onesie', '', 'sleeve length, leg shape', 'womens'),
   f('full body', 'playsuit', 'playsuit, romper', '', 'sleeve length', 'womens'),
   f('full body', 'dungarees', 'dungarees, overalls, dungaree, overall, coverall', '', 'leg shape'),
   f('full body', 'saree', 'saree, sari', '', '', 'womens'),
@@ -62,7 +62,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   f('full body', 'suit', 'suit, two piece suit, three piece suit, tuxedo, tux, suit set', '', 'closure', 'mens'),
   f('full body', 'tracksuit', 'tracksuit, track suit, jogging suit, sweatsuit', '', ''),
   // outerwear
-  f('outerwear', 'jacket', 'jacket, bomber, windbreaker, anorak, shacket, denim jacket, leather jacket, biker jacket, trucker jacket, harrington, rain jacket, softshell, shell jacket, field jacket, chore jacket, varsity jacket, jacke, veste', 'bomberesque', 'closure, length, hood'),
+  f('outerwear', 'jacket', 'jacket, bomber, windbreaker, anorak, shacket, denim jacket, leather jacket, biker jacket, trucker jacket, harrington, rain jacket, softshell, shell jacket, field jacket, chore jacket, varsity jacket, jacke, veste, jkt, windcheater', 'bomberesque', 'closure, length, hood'),
   f('outerwear', 'coat', 'coat, overcoat, trench, trench coat, parka, peacoat, pea coat, topcoat, raincoat, duffle coat, car coat, manteau, mantel', '', 'closure, length, hood'),
   f('outerwear', 'blazer', 'blazer, sport coat, sports coat, suit jacket, tuxedo jacket, dinner jacket', '', 'closure'),
   f('outerwear', 'vest', 'vest, gilet, waistcoat, bodywarmer, body warmer, nehru jacket, puffer vest, down vest', '', 'closure'),
@@ -71,7 +71,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   f('outerwear', 'kimono', 'kimono, duster', '', 'length'),
   f('outerwear', 'fleece', 'fleece jacket, fleece, half zip fleece, sherpa jacket', '', 'closure'),
   // footwear
-  f('footwear', 'sneaker', 'sneaker, trainer, nike blazer, blazer low, blazer mid, kicks, running shoe, sports shoe, tennis shoe, basketball shoe, skate shoe, plimsoll, high top, hi top, low top, casual shoe, athletic shoe, walking shoe, gym shoe, runner, sneakers', 'air max, air force, air jordan, jordan, dunk, yeezy, samba, gazelle, stan smith, superstar, roshe, chuck taylor, all star, old skool, sk8 hi, slip on, new balance, spezial, gel lyte, gel kayano, gel nyc, adistar, handball, v2k, nike, adidas, puma, asics, reebok, converse, vans, saucony, hoka, salomon, on cloud', SHOE_AXES),
+  f('footwear', 'sneaker', 'sneaker, trainer, sneakerina, tenis, dad shoe, nike blazer, blazer low, blazer mid, kicks, running shoe, sports shoe, tennis shoe, basketball shoe, skate shoe, plimsoll, high top, hi top, low top, casual shoe, athletic shoe, walking shoe, gym shoe, runner, sneakers', 'air max, air force, air jordan, jordan, dunk, yeezy, samba, gazelle, stan smith, superstar, roshe, chuck taylor, all star, old skool, sk8 hi, slip on, new balance, spezial, gel lyte, gel kayano, gel nyc, adistar, handball, v2k, campus, speedcat, onitsuka tiger, mexico 66, cloudtilt, cloudnova, knu skool, knu stack, vomero, cortez, forum, ultraboost, adiracer, court legacy, nike, adidas, puma, asics, reebok, converse, vans, saucony, hoka, salomon, on cloud', SHOE_AXES),
   f('footwear', 'boot', 'boot, bootie, booty, chelsea boot, ankle boot, combat boot, wellington, welly, wellies, hiking boot, work boot, cowboy boot, stiefel', '', 'closure, heel height, shaft'),
   f('footwear', 'sandal', 'sandal, slide, sports sandal, gladiator, espadrille, sliders, floater, peep toe sandal, fisherman sandal', '', 'closure, heel height'),
   f('footwear', 'flip flop', 'flip flop, flipflop, thong sandal, chappal, jandal, flip slipper, flip', '', ''),
@@ -92,12 +92,12 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   f('bag', 'duffel', 'duffel, duffle, duffel bag, duffle bag, weekender, holdall, gym bag, travel bag, overnight bag, trolley, suitcase, luggage', '', ''),
   f('bag', 'laptop bag', 'laptop bag, briefcase, laptop sleeve, portfolio bag, tablet sleeve', '', ''),
   f('bag', 'pouch', 'pouch, makeup bag, cosmetic bag, toiletry bag, wash bag, lunch bag, mobile pouch', '', ''),
-  f('bag', 'bag', 'bag, tasche, sac', '', 'strap'),
+  f('bag', 'bag', 'bag, tasche, sac, baggage', '', 'strap'),
   // accessory
   f('accessory', 'belt', 'belt, belts, waist belt, gurtel', '', ''),
   f('accessory', 'tie', 'tie, necktie, bow tie, bowtie, skinny tie, cravat', '', '', 'mens'),
-  f('accessory', 'scarf', 'scarf, scarves, stole, shawl, bandana, neck warmer, snood, muffler, dupatta, wrap scarf, pashmina, foulard, neckerchief', '', ''),
-  f('accessory', 'gloves', 'gloves, glove, mittens, mitten, mitts', '', ''),
+  f('accessory', 'scarf', 'scarf, scarves, stole, shawl, bandana, neck warmer, neck cozy, neck bandeau, snood, muffler, dupatta, wrap scarf, pashmina, foulard, neckerchief', 'wrap', ''),
+  f('accessory', 'gloves', 'gloves, glove, mittens, mitten, mitts, fingerless gloves, arm warmer, opera sleeve', '', ''),
   f('accessory', 'wallet', 'wallet, card holder, cardholder, card case, coin purse, billfold, money clip, passport holder', '', ''),
   f('accessory', 'watch', 'watch, wristwatch, smartwatch, chronograph', '', 'display'),
   f('accessory', 'umbrella', 'umbrella, parasol', '', ''),
@@ -117,10 +117,10 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   f('jewellery', 'cufflinks', 'cufflinks, cufflink, cuff links, tie clip, tie bar, tie pin', '', 'metal', 'mens'),
   f('jewellery', 'jewellery set', 'jewellery set, jewelry set, necklace set, earring and pendant set, jewellery', 'jewelry', 'metal', 'womens'),
   // headwear
-  f('headwear', 'cap', 'cap, baseball cap, snapback, trucker cap, trucker hat, dad hat, flat cap, ball cap, fitted cap, peak cap, strapback', '', 'brim'),
+  f('headwear', 'cap', 'cap, baseball cap, snapback, trucker cap, trucker hat, dad hat, flat cap, ball cap, fitted cap, peak cap, strapback, 5 panel, five panel, 6 panel, six panel', '', 'brim'),
   f('headwear', 'hat', 'hat, chapeau, fedora, panama, sun hat, straw hat, boater, trilby, cowboy hat, wide brim hat, bucket hat, cloche, droop hat', '', 'brim'),
   f('headwear', 'beanie', 'beanie, toque, tuque, knit hat, watch cap, bobble hat, pom pom hat, woolly hat', '', ''),
-  f('headwear', 'headband', 'headband, head band, turban, head wrap, headscarf, bandeau headband', '', ''),
+  f('headwear', 'headband', 'headband, head band, turban, head wrap, headscarf, bandeau headband, ear warmer, ear cozy, earmuff, earmuffs, ear muff', '', ''),
   f('headwear', 'beret', 'beret', '', ''),
   f('headwear', 'balaclava', 'balaclava, ski mask', '', ''),
   // eyewear
@@ -143,7 +143,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   f('sleepwear', 'robe', 'robe, bathrobe, dressing gown, kimono robe, housecoat, lounge robe', '', ''),
   // swimwear
   f('swimwear', 'bikini', 'bikini, bikini top, bikini bottom, tankini, swim top', '', '', 'womens'),
-  f('swimwear', 'swimsuit', 'swimsuit, swimming costume, bathing suit, one piece swimsuit, monokini, swimwear, swim suit', 'one piece', '', 'womens'),
+  f('swimwear', 'swimsuit', 'swimsuit, swimming costume, bathing suit, one piece swimsuit, monokini, swimwear, swim suit', 'one piece, swim', '', 'womens'),
   f('swimwear', 'swim shorts', 'swim shorts, swim short, swim trunks, swim trunk, board shorts, boardshorts, boardshort, board short, swim brief', '', '', 'mens'),
   f('swimwear', 'rash guard', 'rash guard, rashguard, rash vest, swim shirt, wetsuit', '', ''),
   f('swimwear', 'cover up', 'cover up, coverup, sarong, pareo, beach dress, beach kaftan, kaftan, caftan', '', ''),
@@ -158,7 +158,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
 
 /** Words that look like a family but say something else ("short sleeve" is not shorts). */
 export const NOT_A_FAMILY: readonly string[] = list(
-  'short sleeve, short sleeved, short sleeves, long sleeve, long sleeved, long sleeves, cap sleeve, cap sleeves, dress code, top handle, top quality, hooded, heel tab, shoe size, ring size, boot cut, bootcut, tank engine, pant size, shirt collar, suit you, ankle length, knee length, pin stripe, pinstripe, tie dye, tie dyed, tie front, tie waist, belt loop, belt loops, belted, chain strap, watch this, pull on, zip up, down to, drop shoulder, cover up your, one size, mask off, leather cap toe',
+  'short sleeve, short sleeved, short sleeves, long sleeve, long sleeved, long sleeves, cap sleeve, cap sleeves, dress code, top handle, top quality, hooded, heel tab, shoe size, ring size, boot cut, bootcut, tank engine, pant size, shirt collar, suit you, ankle length, knee length, pin stripe, pinstripe, tie dye, tie dyed, tie front, tie waist, belt loop, belt loops, belted, chain strap, watch this, pull on, zip up, down to, drop shoulder, cover up your, one size, mask off, leather cap toe, apparel and accessories, cap and gown',
 );
 
 /**

@@ -12,7 +12,7 @@ export { AGE_CUES, FIT_CUES, GENDER_CUES, MATERIAL_CUES, PATTERN_CUES, WEAK_GEND
 export { normalise, withPlurals, words } from './text.js';
 export type { PhraseMatch } from './matcher.js';
 
-export const TAXONOMY_VERSION = 1;
+export const TAXONOMY_VERSION = 2;
 
 /** Slots whose items have a fit; everything else (footwear, bags, jewellery…) answers `fit: null`. */
 export const SLOTS_WITH_FIT: ReadonlySet<Slot> = new Set<Slot>(['top', 'bottom', 'outerwear', 'full body', 'sleepwear', 'swimwear']);
