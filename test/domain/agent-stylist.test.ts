@@ -6,6 +6,7 @@ import t from 'tap';
 import type { TurnContext } from '../../domain/agent/context.js';
 import { functionCall, functionCallResult, type HistoryEntry } from '../../domain/agent/messages.js';
 import { nextStep, type StylistStep } from '../../domain/agent/stylist/index.js';
+import { readPhrases } from '../../domain/agent/stylist/phrases.js';
 import { composeLooks, nameStem, slotNeeds, type SlotNeed } from '../../domain/agent/stylist/looks.js';
 import { parseToolArguments, toolSpecs, type ToolName } from '../../domain/agent/tools.js';
 import { byId, CATALOGUE, context, playConversation, playTurn, type Store } from '../support/stylist-catalogue.js';
@@ -287,6 +288,15 @@ t.test('given a cart, then "add this in M" adds the page product in M', async (t
   t.match(turn!.text, /added the Aria Wrap Dress in size M/);
   const [noSize] = cartTurn(['add it to my cart'], { page: page('Aria Wrap Dress') });
   t.same(noSize!.calls.at(-1)!.args.options, ['Size XS', 'Size S', 'Size M', 'Size L'], 'several sizes: ask which');
+});
+
+t.test('given a size label with a number ("Toddler 7", "12 months"), then the number is the size, never how many', async (t) => {
+  t.equal(readPhrases('add this in Toddler 7').quantity, undefined, 'not seven jackets');
+  t.equal(readPhrases('Size Toddler 7').quantity, undefined, 'the answer to "which size" either');
+  t.equal(readPhrases('add this in youth 12 to my cart').quantity, undefined);
+  t.equal(readPhrases('add this for 18 months').quantity, undefined, 'a number followed by its unit');
+  t.equal(readPhrases('add 2 in Toddler 7').quantity, 2, 'a number of its own still counts');
+  t.equal(readPhrases('add 3 to my cart').quantity, 3);
 });
 
 t.test('given a cart, then line edits read it first and find the line by its words', async (t) => {

@@ -110,6 +110,15 @@ const near = (marks: Cued[], i: number, cues: AgentCue[]) => marks.some((m) => c
 
 /** Words that make the number after them a size ("in size 11", "EU 42", "in 38"), never a quantity. */
 const SIZE_LEADS = new Set(['size', 'sz', 'sized', 'in', ...Object.keys(SIZE_PHRASES.systems)]);
+/**
+ * The words of a size label before its number ("Toddler 7", "Youth 12", "Big Kid 5"), and the units
+ * after it ("7 years", "18 months"): the number is the size, never how many ("add this in
+ * Toddler 7" is one item in Toddler 7, not seven).
+ */
+const SIZE_LABEL_WORDS = new Set(['toddler', 'toddlers', 'youth', 'kid', 'kids', 'junior', 'juniors', 'baby', 'babies', 'infant', 'infants', 'little', 'big', 'boys', 'girls', 'grade', 'preschool', 'child', 'childs', 'children', 'childrens']);
+const SIZE_UNITS_AFTER = new Set(['y', 'yr', 'yrs', 'year', 'years', 'm', 'mo', 'mos', 'month', 'months', 't']);
+const isSizeNumber = (tokens: string[], i: number) =>
+  SIZE_LEADS.has(tokens[i - 1] ?? '') || SIZE_LABEL_WORDS.has(tokens[i - 1] ?? '') || SIZE_UNITS_AFTER.has(tokens[i + 1] ?? '');
 
 /** "make it two", "2 of those", "three more": a quantity word anywhere, a number next to a quantity or cart cue. */
 function readQuantity(tokens: string[], marks: Cued[]): { value: number; start: number; end: number } | undefined {
@@ -117,7 +126,7 @@ function readQuantity(tokens: string[], marks: Cued[]): { value: number; start: 
     const pair = i + 1 < tokens.length ? QUANTITY_WORDS[`${tokens[i]} ${tokens[i + 1]}`] : undefined;
     const word = pair ?? (Object.hasOwn(QUANTITY_WORDS, tokens[i]!) ? QUANTITY_WORDS[tokens[i]!] : undefined);
     if (word !== undefined && !(tokens[i] === 'one' && /^(size|more|of)$/.test(tokens[i + 1] ?? ''))) return { value: word, start: i, end: i + (pair !== undefined ? 2 : 1) };
-    if (/^\d{1,2}$/.test(tokens[i]!) && Number(tokens[i]) >= 1 && !ordinalLeads.has(tokens[i - 1] ?? '') && !SIZE_LEADS.has(tokens[i - 1] ?? '') && near(marks, i, ['quantity', 'add', 'cart'])) return { value: Number(tokens[i]), start: i, end: i + 1 };
+    if (/^\d{1,2}$/.test(tokens[i]!) && Number(tokens[i]) >= 1 && !ordinalLeads.has(tokens[i - 1] ?? '') && !isSizeNumber(tokens, i) && near(marks, i, ['quantity', 'add', 'cart'])) return { value: Number(tokens[i]), start: i, end: i + 1 };
   }
   return undefined;
 }
