@@ -255,9 +255,25 @@ t.test('desktop: an outfit with products and a look, a chip, a question card, th
   await widget(page, 'input').fill('something slow');
   await widget(page, 'input').press('Enter');
   await widget(page, 'stop').waitFor({ state: 'visible' });
+  // A message typed while the answer streams waits for it, then goes as the next turn.
+  await widget(page, 'input').fill('a navy blazer');
+  await widget(page, 'input').press('Enter');
+  await widget(page, 'queued').waitFor({ state: 'visible' });
+  t.match(await widget(page, 'queued').innerText(), /a navy blazer/, 'the shopper is told the message waits');
+  t.equal(await widget(page, 'input').inputValue(), '', 'and the input is free again');
   await widget(page, 'stop').click();
   await widget(page, 'stopped').last().waitFor({ timeout: 10_000 });
   t.equal(await widget(page, 'error').count(), 0, 'stopping is not an error');
+  const queuedAt = await page
+    .waitForFunction(() => {
+      const messages = [...((globalThis as any).widgetRoot()?.querySelectorAll('[data-part="message"]') ?? [])] as Array<{ getAttribute(n: string): string | null; textContent: string | null }>;
+      const at = messages.findIndex((m) => m.getAttribute('data-role') === 'user' && m.textContent === 'a navy blazer');
+      return at >= 0 ? at + 1 : null;
+    }, undefined, { timeout: 10_000 })
+    .then((handle) => handle.jsonValue() as Promise<number>);
+  await finished(page, queuedAt, 'a navy blazer');
+  t.equal(await page.evaluate((after) => (globalThis as any).turnState(after), queuedAt), 'done', 'the waiting message was sent once the stopped answer ended, and answered');
+  t.ok(await widget(page, 'queued').isHidden(), 'the note is gone');
   await page.unroute('**/v2/agent/chat');
 
   // The theme switch: the launcher takes the chosen theme's colours.

@@ -27,6 +27,10 @@ export class Widget {
   private readonly input: HTMLInputElement;
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
+  /** Says that a message typed while an answer streams waits for it (data-part "queued"). */
+  private readonly queuedNote: HTMLElement;
+  /** What the shopper sent while an answer streamed: sent as the next turn once it ends. */
+  private queued: string | null = null;
 
   private readonly api: Api;
   private readonly events: EventQueue;
@@ -65,12 +69,13 @@ export class Widget {
     this.sendButton = el('button', { type: 'submit', class: 'send', 'data-part': 'send' }, 'Send');
     this.stopButton = el('button', { type: 'button', class: 'stop', 'data-part': 'stop', hidden: true, 'aria-label': 'Stop the answer' }, 'Stop');
     const form = el('form', {}, el('label', { class: 'sr', for: 'sw-input' }, 'Message the stylist'), this.input, this.sendButton, this.stopButton);
+    this.queuedNote = el('p', { class: 'muted queued', 'data-part': 'queued', 'aria-live': 'polite', hidden: true });
     this.panel = el(
       'div',
       { id: 'sw-panel', class: 'panel', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'sw-title', 'data-part': 'panel', hidden: true },
       el('header', {}, el('h2', { id: 'sw-title' }, 'Stylist'), close),
       this.log,
-      el('footer', {}, this.chips, form),
+      el('footer', {}, this.chips, this.queuedNote, form),
     );
     this.root = el('div', { class: 'root' }, this.launcher, this.panel);
     shadow.append(el('style', {}, STYLES), this.root);
@@ -141,6 +146,7 @@ export class Widget {
   }
 
   destroy(): void {
+    this.queued = null; // nothing is sent after the widget is gone
     this.abort?.abort();
     this.events.destroy();
     this.host.remove();
@@ -148,9 +154,16 @@ export class Widget {
 
   send(raw: string): void {
     const text = raw.trim();
-    if (!text || this.abort) return;
+    if (!text) return;
     if (this.panel.hidden) this.open();
     this.input.value = '';
+    if (this.abort) {
+      // An answer is streaming: this message is the next turn, not lost and not a second stream.
+      this.queued = this.queued ? `${this.queued}\n${text}` : text;
+      this.queuedNote.textContent = `Sent when this answer ends: “${this.queued.replace(/\n/g, ' / ')}”`;
+      this.queuedNote.hidden = false;
+      return;
+    }
     void this.turn(text);
   }
 
@@ -239,6 +252,12 @@ export class Widget {
       this.abort = null;
       this.setStreaming(false);
       this.save();
+    }
+    const next = this.queued;
+    if (next) {
+      this.queued = null;
+      this.queuedNote.hidden = true;
+      void this.turn(next);
     }
   }
 
