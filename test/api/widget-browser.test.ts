@@ -301,6 +301,9 @@ t.test('mobile: the panel fills the screen and a turn works', { skip }, async (t
   await widget(page, 'launcher').click();
   const box = await widget(page, 'panel').boundingBox();
   t.ok(box && box.width >= 370 && box.height >= 700, `the panel fills the screen (${box?.width}×${box?.height})`);
+  const pageScroll = () => page.evaluate(() => { const w = globalThis as any; return { overflow: w.getComputedStyle(w.document.documentElement).overflow as string, y: w.scrollY as number }; });
+  await page.mouse.wheel(0, 600);
+  t.same(await pageScroll(), { overflow: 'hidden', y: 0 }, 'the page behind the open panel does not scroll');
   await ask(page, 'a summer dress');
   t.comment(`mobile turn finished ${new Date().toISOString()}`);
   t.ok((await widget(page, 'product-card').count()) >= 1, 'products at mobile width');
@@ -308,6 +311,7 @@ t.test('mobile: the panel fills the screen and a turn works', { skip }, async (t
   await page.screenshot({ path: path.join(ARTEFACTS, 'demo-mobile.png') });
   await page.keyboard.press('Escape');
   t.notOk(await widget(page, 'panel').isVisible(), 'Escape closes the panel');
+  t.equal((await pageScroll()).overflow, 'visible', 'and the page scrolls again');
   t.equal(await page.evaluate(() => (widgetRoot() as any).activeElement?.getAttribute('data-part')), 'launcher', 'focus returns to the launcher');
   t.same(shopper.problems, [], 'no console error and no failed request');
   await page.context().close();

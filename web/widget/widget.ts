@@ -31,6 +31,8 @@ export class Widget {
   private readonly queuedNote: HTMLElement;
   /** What the shopper sent while an answer streamed: sent as the next turn once it ends. */
   private queued: string | null = null;
+  /** The page's own overflow while the full-screen panel holds its scrolling (phones); null when not held. */
+  private heldOverflow: string | null = null;
 
   private readonly api: Api;
   private readonly events: EventQueue;
@@ -122,6 +124,11 @@ export class Widget {
     this.panel.hidden = false;
     this.root.classList.add('open');
     this.launcher.setAttribute('aria-expanded', 'true');
+    // Under 640 px the panel is the whole screen: the page behind it must not scroll under the finger.
+    if (matchMedia('(max-width: 639.98px)').matches) {
+      this.heldOverflow = document.documentElement.style.overflow;
+      document.documentElement.style.overflow = 'hidden';
+    }
     this.scroll(true);
     this.input.focus();
     this.events.push({ type: 'widget_open' });
@@ -132,6 +139,7 @@ export class Widget {
     this.panel.hidden = true;
     this.root.classList.remove('open');
     this.launcher.setAttribute('aria-expanded', 'false');
+    this.releasePage();
     this.launcher.focus();
   }
 
@@ -145,8 +153,15 @@ export class Widget {
     await this.preflight(themeId, false);
   }
 
+  private releasePage(): void {
+    if (this.heldOverflow === null) return;
+    document.documentElement.style.overflow = this.heldOverflow;
+    this.heldOverflow = null;
+  }
+
   destroy(): void {
     this.queued = null; // nothing is sent after the widget is gone
+    this.releasePage();
     this.abort?.abort();
     this.events.destroy();
     this.host.remove();
