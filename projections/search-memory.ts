@@ -1,10 +1,10 @@
 // The searchable catalogue held in this process: per dataset, every active item's labelled
 // attributes, its full-text lexemes (read from the weighted `document` of search_documents, so the
 // stemming is Postgres's own) in an inverted index, attribute postings, and its embedding in an
-// HNSW graph. Loaded from the read model the first time a dataset is searched (or at start-up),
-// and kept current by following `search_documents` by `change_seq`: every process follows the same
-// table, so a second API process sees what the first projected, and a rebuild of the read model
-// reads as a stream of fresh changes.
+// HNSW graph (search-memory/dataset.ts). A dataset is loaded the first time it is searched (or at
+// start-up, as far as the budget goes), and kept current by following `search_documents` by
+// `change_seq`: every process follows the same table, so a second API process sees what the first
+// projected, and a rebuild of the read model reads as a stream of fresh changes.
 //
 // Why in memory: Postgres full text cannot rank by an index (`ts_rank` reads every matching row),
 // and with four legs a query cost ~40 ms of database CPU at 10,000 items, ~34 searches a second on
@@ -16,404 +16,120 @@
 // model (status and scope), so a memory a moment behind can never show an archived item; a search
 // first catches up when the read model's head has moved, so what was projected before the request
 // is searchable by it.
-import { sql, type Kysely } from 'kysely';
-import { productNameKeys } from '../domain/search/names.js';
-import { createHnswIndex, type VectorIndex, type VectorMatch } from '../infra/vectors/hnsw.js';
+//
+// Bounded (SEARCH_MEMORY_MB): past the budget the least recently searched datasets are dropped and
+// load again on their next search. A load reads the dataset's saved copy from the object store
+// (search-memory/snapshot.ts) and the changes made since, or builds it from the read model and
+// then saves a copy for the next process; each dataset keeps its own cursor, so one that leaves
+// and comes back is caught up from where its copy stands, whatever the others did meanwhile.
+import type { Kysely } from 'kysely';
+import type { RecordedEvent } from '../infra/eventstore/port.js';
+import type { ObjectStore } from '../infra/objects/port.js';
+import type { VectorMatch } from '../infra/vectors/hnsw.js';
+import { DatasetMemory, type MemoryDoc, type WordLexemes } from './search-memory/dataset.js';
+import { Lexicon } from './search-memory/lexicon.js';
+import { buildDataset, restoreDataset } from './search-memory/load.js';
+import { applyRow, readChanges, readDatasetStatus } from './search-memory/rows.js';
+import { encodeSnapshot, snapshotKey } from './search-memory/snapshot.js';
+
+export { byItemId, DatasetMemory, type AttributeTest, type DocFields, type MemoryDoc, type Postings, type WordLexemes, type WordScores } from './search-memory/dataset.js';
+export { Lexicon, parseDocument, quotedLexemes } from './search-memory/lexicon.js';
+
+/** Where the memory tells what it did: a pino logger will do. */
+export interface SearchMemoryLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  debug?(details: object, message: string): void;
+}
 
 export interface SearchMemoryOptions {
   onError?: (error: unknown) => void;
+  /** Bytes the loaded datasets may hold, by `DatasetMemory.memoryBytes` (SEARCH_MEMORY_MB); unbounded when absent. */
+  budgetBytes?: number;
+  /** Where datasets' saved copies are kept; without it every load builds from the read model and nothing is saved. */
+  snapshots?: ObjectStore | null;
+  log?: SearchMemoryLog;
 }
 
-/** One active item as search ranks it. */
-export interface MemoryDoc {
-  itemId: string;
-  datasetId: string;
-  sourceId: string | null;
-  /** Position in its dataset's accumulators; stable for the item's life in memory. */
-  slot: number;
-  slotName: string;
-  family: string;
-  gender: string;
-  ageGroup: string;
-  colorFamily: string;
-  colors: string[];
-  pattern: string;
-  materials: string[];
-  fit: string | null;
-  featureKeys: string[];
-  price: number;
-  currency: string;
-  queuedAt: string;
-  /** Lexeme ids of its document, ascending, and each one's weight (A 1.0, B 0.5, C 0.2, D 0.1, plus a little per repeat). */
-  terms: Uint32Array;
-  weights: Float32Array;
-  /** The names it answers to when typed in full (domain/search/names.ts); none for a doc put without. */
-  names?: readonly string[];
-  /** A checksum of its embedding: an unchanged vector is not put into the graph again. */
-  vectorSum: number;
-  /**
-   * The item id's first 48 bits as a number: ordering by it is ordering by the id (as the read
-   * model orders ties) for all but ids sharing those bits, and costs a subtraction, not a string
-   * comparison; ties among thousands of equal scores are common.
-   */
-  idOrder: number;
-}
+/** The read models a dataset's leaving must have reached before it is dropped a second time (`staleBy`). */
+export const SEARCH_MEMORY_READ_MODELS = ['datasets'] as const;
 
-/** Item ids in their order, as `MemoryDoc.idOrder` allows it cheaply. */
-export const byItemId = (a: MemoryDoc, b: MemoryDoc): number => a.idOrder - b.idOrder || (a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0);
-
-const idOrderOf = (itemId: string): number => {
-  const order = Number.parseInt(itemId.replace(/-/g, '').slice(0, 12), 16);
-  return Number.isNaN(order) ? 0 : order;
-};
-
-/** The lexeme ids that answer one shopper's word. */
-export type WordLexemes = number[];
-
-export interface WordScores {
-  /** Summed weight of the words matched, by slot. */
-  rank: Float64Array;
-  /** Docs that matched any word and passed the filters. */
-  touched: MemoryDoc[];
-  /** How many of the words the doc has. */
-  covered(doc: MemoryDoc): number;
-}
-
-/** A label test: the doc meets it when it has any of `keys` (`family:dress`, `color:red`…). */
-export interface AttributeTest {
-  keys: string[];
-  weight: number;
-}
-
-/** `accept` asked once per doc (by slot) during one scoring pass. */
-class Verdicts {
-  private readonly known: Uint8Array;
-  constructor(
-    size: number,
-    private readonly accept: (doc: MemoryDoc) => boolean,
-  ) {
-    this.known = new Uint8Array(size);
-  }
-  accepts(doc: MemoryDoc): boolean {
-    let verdict = this.known[doc.slot]!;
-    if (verdict === 0) this.known[doc.slot] = verdict = this.accept(doc) ? 1 : 2;
-    return verdict === 1;
-  }
-}
-
-function popcount(n: number): number {
-  let count = 0;
-  for (let v = n; v; v &= v - 1) count++;
-  return count;
-}
-
-export interface Postings {
-  docs: MemoryDoc[];
-  weights: number[];
-}
-
-export class DatasetMemory {
-  readonly docs = new Map<string, MemoryDoc>();
-  /** By slot; null where an item left. */
-  readonly bySlot: Array<MemoryDoc | null> = [];
-  private readonly freeSlots: number[] = [];
-  /** Lexeme id → docs with that lexeme and its weight in each (an entry is current only while its slot holds that doc). */
-  readonly postings = new Map<number, Postings>();
-  /** `family:dress`, `slot:top`, `color:red` (colour family or a colour sold), `material:linen`, `pattern:striped`, `feature:k`. */
-  readonly attributes = new Map<string, MemoryDoc[]>();
-  /** Name key → docs answering to it (an entry is current only while its slot holds that doc). */
-  readonly names = new Map<string, MemoryDoc[]>();
-  vectors: VectorIndex | null = null;
-  private stale = 0;
-  private entries = 0;
-
-  isCurrent(doc: MemoryDoc): boolean {
-    return this.bySlot[doc.slot] === doc;
-  }
-
-  put(doc: Omit<MemoryDoc, 'slot' | 'vectorSum' | 'idOrder'>, vector: number[] | null): void {
-    const previous = this.docs.get(doc.itemId);
-    if (previous) this.retire(previous);
-    const slot = previous?.slot ?? this.freeSlots.pop() ?? this.bySlot.length;
-    const vectorSum = vector?.length ? checksum(vector) : NaN;
-    const placed: MemoryDoc = { ...doc, slot, vectorSum, idOrder: idOrderOf(doc.itemId) };
-    this.docs.set(doc.itemId, placed);
-    this.bySlot[slot] = placed;
-    placed.terms.forEach((term, i) => {
-      const list = this.postings.get(term);
-      if (list) {
-        list.docs.push(placed);
-        list.weights.push(placed.weights[i]!);
-      } else this.postings.set(term, { docs: [placed], weights: [placed.weights[i]!] });
-    });
-    for (const key of attributeKeys(placed)) push(this.attributes, key, placed);
-    for (const key of placed.names ?? []) push(this.names, key, placed);
-    this.entries += placed.terms.length;
-    // Most changes are of price, stock or status: the vector is the same and stays as it is.
-    if (vector?.length && previous?.vectorSum === vectorSum && this.vectors?.has(doc.itemId)) return;
-    if (vector?.length) {
-      // A new embedding model changes the dimensions: the graph starts over with the new ones.
-      if (!this.vectors || this.vectors.dimensions !== vector.length) this.vectors = createHnswIndex({ dimensions: vector.length });
-      this.vectors.upsert(doc.itemId, vector);
-    } else this.vectors?.remove(doc.itemId);
-  }
-
-  remove(itemId: string): void {
-    const doc = this.docs.get(itemId);
-    if (!doc) return;
-    this.retire(doc);
-    this.docs.delete(itemId);
-    this.bySlot[doc.slot] = null;
-    this.freeSlots.push(doc.slot);
-    this.vectors?.remove(itemId);
-  }
-
-  private retire(doc: MemoryDoc): void {
-    this.stale += doc.terms.length;
-    // Postings keep retired docs until they outnumber the live ones: then they are rebuilt once.
-    if (this.stale > 1000 && this.stale > this.entries - this.stale) this.compact();
-  }
-
-  private compact(): void {
-    for (const lists of [this.attributes, this.names]) {
-      for (const [key, list] of lists) {
-        const current = list.filter((doc) => this.isCurrent(doc));
-        if (current.length) lists.set(key, current);
-        else lists.delete(key);
-      }
-    }
-    for (const [term, list] of this.postings) {
-      const kept: Postings = { docs: [], weights: [] };
-      list.docs.forEach((doc, i) => {
-        if (!this.isCurrent(doc)) return;
-        kept.docs.push(doc);
-        kept.weights.push(list.weights[i]!);
-      });
-      if (kept.docs.length) this.postings.set(term, kept);
-      else this.postings.delete(term);
-    }
-    this.entries -= this.stale;
-    this.stale = 0;
-  }
-
-  /**
-   * Every doc with any of the words (each word: the lexeme ids that answer it) that passes
-   * `accept`, scored: which words it has (a bit each, up to 32 words) and their summed weight.
-   */
-  scoreWords(words: readonly WordLexemes[], accept: (doc: MemoryDoc) => boolean): WordScores {
-    const size = words.length ? this.bySlot.length : 0;
-    const rank = new Float64Array(size);
-    const found = new Uint32Array(size);
-    const verdicts = new Verdicts(size, accept);
-    const touched: MemoryDoc[] = [];
-    for (let w = 0; w < Math.min(words.length, 32); w++) {
-      const bit = 1 << w;
-      for (const lexeme of words[w]!) {
-        const list = this.postings.get(lexeme);
-        if (!list) continue;
-        const { docs, weights } = list;
-        for (let i = 0; i < docs.length; i++) {
-          const doc = docs[i]!;
-          if (found[doc.slot]! & bit || !this.isCurrent(doc) || !verdicts.accepts(doc)) continue;
-          if (found[doc.slot] === 0) touched.push(doc);
-          found[doc.slot]! |= bit;
-          rank[doc.slot]! += weights[i]!;
-        }
-      }
-    }
-    return { rank, touched, covered: (doc) => popcount(found[doc.slot] ?? 0) };
-  }
-
-  /** Every doc passing `accept` that meets any of the tests, with the summed weight of those it meets. */
-  matchAttributes(tests: readonly AttributeTest[], accept: (doc: MemoryDoc) => boolean): { docs: MemoryDoc[]; keys: number[] } {
-    const docs: MemoryDoc[] = [];
-    if (!tests.length) return { docs, keys: [] };
-    const passed = new Uint8Array(this.bySlot.length);
-    const score = new Float64Array(this.bySlot.length);
-    const verdicts = new Verdicts(this.bySlot.length, accept);
-    tests.forEach(({ keys, weight }, t) => {
-      const bit = 1 << t;
-      for (const key of keys) {
-        for (const doc of this.attributes.get(key) ?? []) {
-          // Each test counts once, however many of its values the doc has.
-          if (passed[doc.slot]! & bit || !this.isCurrent(doc) || !verdicts.accepts(doc)) continue;
-          if (passed[doc.slot] === 0) docs.push(doc);
-          passed[doc.slot]! |= bit;
-          score[doc.slot]! += weight;
-        }
-      }
-    });
-    return { docs, keys: docs.map((doc) => score[doc.slot]!) };
-  }
-
-  /** The current docs passing `accept` whose name is `key` (a `nameKey`), in item id order. */
-  namedExactly(key: string, accept: (doc: MemoryDoc) => boolean): MemoryDoc[] {
-    if (!key) return [];
-    return [...new Set((this.names.get(key) ?? []).filter((doc) => this.isCurrent(doc) && accept(doc)))].sort(byItemId);
-  }
-
-  /** Bytes held, roughly: for logs and the benchmark. */
-  memoryBytes(): number {
-    let bytes = 0;
-    for (const doc of this.docs.values()) bytes += 400 + doc.terms.length * 8 + (doc.colors.length + doc.materials.length + doc.featureKeys.length) * 40;
-    return bytes + this.entries * 8 + (this.vectors?.memoryBytes() ?? 0);
-  }
-}
-
-function checksum(vector: readonly number[]): number {
-  let sum = 0;
-  for (let i = 0; i < vector.length; i++) sum += vector[i]! * (i + 1);
-  return sum;
-}
-
-function push<K>(lists: Map<K, MemoryDoc[]>, key: K, doc: MemoryDoc): void {
-  const list = lists.get(key);
-  if (list) list.push(doc);
-  else lists.set(key, [doc]);
-}
-
-function attributeKeys(doc: MemoryDoc): Set<string> {
-  return new Set([
-    `family:${doc.family}`,
-    `slot:${doc.slotName}`,
-    `color:${doc.colorFamily}`,
-    ...doc.colors.map((colour) => `color:${colour}`),
-    ...doc.materials.map((material) => `material:${material}`),
-    `pattern:${doc.pattern}`,
-    ...doc.featureKeys.map((key) => `feature:${key}`),
-  ]);
-}
-
-/** Every lexeme any dataset holds, numbered once, with a sorted view for prefix matches. */
-export class Lexicon {
-  private readonly ids = new Map<string, number>();
-  private readonly words: string[] = [];
-  private sorted: Array<[string, number]> | null = null;
-
-  id(lexeme: string): number {
-    let id = this.ids.get(lexeme);
-    if (id === undefined) {
-      id = this.words.length;
-      this.ids.set(lexeme, id);
-      this.words.push(lexeme);
-      this.sorted = null;
-    }
-    return id;
-  }
-
-  find(lexeme: string): number | undefined {
-    return this.ids.get(lexeme);
-  }
-
-  /** Ids of every lexeme that starts with `prefix`. */
-  withPrefix(prefix: string): number[] {
-    this.sorted ??= [...this.ids].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    const list = this.sorted;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (list[mid]![0] < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    const found: number[] = [];
-    for (let i = lo; i < list.length && list[i]![0].startsWith(prefix); i++) found.push(list[i]![1]);
-    return found;
-  }
-}
-
-const WEIGHT_OF: Record<string, number> = { A: 1, B: 0.5, C: 0.2, D: 0.1 };
-/** Each further occurrence of a lexeme adds this share of its weight, up to REPEATS_COUNTED of them. */
-const REPEAT_SHARE = 0.1;
-const REPEATS_COUNTED = 4;
-
-/**
- * A tsvector's text form (`'dress':1A,4B 'red':2`) as lexemes and weights: the best weight of each
- * lexeme's positions, a little more for each repeat. A position without a letter is weight D.
- */
-export function parseDocument(text: string, lexicon: Lexicon): { terms: Uint32Array; weights: Float32Array } {
-  const pairs: Array<[number, number]> = [];
-  for (const { lexeme, suffix } of quotedLexemes(text)) {
-    const positions = suffix ? suffix.slice(1).split(',') : [''];
-    let best = 0;
-    for (const position of positions) best = Math.max(best, WEIGHT_OF[position.slice(-1)] ?? WEIGHT_OF.D!);
-    const weight = best * (1 + REPEAT_SHARE * Math.min(REPEATS_COUNTED, positions.length - 1));
-    pairs.push([lexicon.id(lexeme), weight]);
-  }
-  pairs.sort((a, b) => a[0] - b[0]);
-  return { terms: Uint32Array.from(pairs, (p) => p[0]), weights: Float32Array.from(pairs, (p) => p[1]) };
-}
-
-/**
- * The quoted lexemes of a tsvector's or a tsquery's text form, each with what follows its closing
- * quote: positions and weights (`:1A,6B`) in a tsvector, `:*` for a prefix in a tsquery.
- */
-export function* quotedLexemes(text: string): Generator<{ lexeme: string; suffix: string }> {
-  for (const match of text.matchAll(/'((?:[^']|'')*)'(:[0-9A-D,*]+)?/g)) yield { lexeme: match[1]!.replace(/''/g, "'"), suffix: match[2] ?? '' };
-}
-
-interface LoadedRow {
-  item_id: string;
-  dataset_id: string;
-  source_id: string | null;
-  status: string;
-  name: string | null;
-  brand: string | null;
-  slot: string;
-  family: string;
-  gender: string;
-  age_group: string | null;
-  color_family: string;
-  colors: string[] | null;
-  pattern: string;
-  material: string[] | null;
-  fit: string | null;
-  feature_keys: string[] | null;
-  price: number;
-  currency: string;
-  queued_at: Date | string;
-  document: string;
-  change_seq: string;
-  vector: number[] | null;
-}
-
-const LOAD_PAGE = 5000;
 /** A dataset's graph is rebuilt once it holds more tombstones than this and than live vectors. */
 const TOMBSTONES_BEFORE_RELOAD = 1000;
-const FOLLOW_PAGE = 2000;
-const COLUMNS = sql`d.item_id, d.dataset_id, d.source_id, d.status, d.name, d.brand, d.slot, d.family, d.gender, d.age_group, d.color_family, d.colors, d.pattern, d.material,
-  d.fit, d.feature_keys, d.price, d.currency, d.queued_at, d.document::text as document, d.change_seq::text as change_seq, e.vector`;
+/** Changes applied since its copy was saved or read after which a dataset's copy is saved again: this many, or a tenth of its items if more. */
+const CHANGES_BEFORE_SAVE = 500;
 
 interface Entry {
+  datasetId: string;
+  organizationId: string | null;
   memory: DatasetMemory;
   ready: Promise<void>;
   loaded: boolean;
+  /** Every change of the dataset up to this one is in `memory` (once loaded). */
+  cursor: bigint;
+  /** When it was last asked for by a search (a count, not a clock); 0 for a dataset only warmed. */
+  lastSearched: number;
+  /** Searches waiting for it in `ready`: it is not evicted under them. */
+  searching: number;
+  /** Changes applied since its copy was last saved or read. */
+  changesSinceSaved: number;
+}
+
+/** How a dataset came into memory, for the log and the benchmark. */
+export interface LoadReport {
+  datasetId: string;
+  how: 'snapshot' | 'built';
+  items: number;
+  ms: number;
+  /** Changes applied after the saved copy's cursor. */
+  changes: number;
+  /** Why a saved copy was not used, when there was one. */
+  distrusted?: string;
 }
 
 export class SearchMemory {
   readonly lexicon = new Lexicon();
   private readonly datasets = new Map<string, Entry>();
-  private cursor: bigint | null = null;
   private following: Promise<void> | null = null;
   private readonly reloading = new Set<string>();
+  private readonly saving = new Set<string>();
+  private readonly toldTooLarge = new Set<string>();
+  private readonly budget: number;
+  private readonly onClose: Array<() => void> = [];
+  private searches = 0;
   private closed = false;
+  /** The last loads, newest last (for the benchmark and tests). */
+  readonly loads: LoadReport[] = [];
 
   constructor(
     private readonly db: Kysely<any>,
     private readonly options: SearchMemoryOptions = {},
-  ) {}
+  ) {
+    this.budget = options.budgetBytes ?? Infinity;
+  }
 
   /**
    * The datasets' memories, loaded and caught up with the read model as of `head` (its
    * max(change_seq), read by the caller with its scope): what was projected before the search
-   * started is in them.
+   * started is in them. None of them is evicted while this waits; once it returns, the search
+   * holds its own reference to each.
    */
   async ready(datasetIds: readonly string[], head: bigint | null): Promise<DatasetMemory[]> {
     const entries = datasetIds.map((id) => this.entry(id));
-    await Promise.all(entries.map((entry) => entry.ready));
-    // A run already under way may have started before `head`: then one more.
-    while (head !== null && this.cursor !== null && head > this.cursor) await this.follow(head);
-    return entries.map((entry) => entry.memory);
+    for (const entry of entries) {
+      entry.searching++;
+      entry.lastSearched = ++this.searches;
+    }
+    try {
+      await Promise.all(entries.map((entry) => entry.ready));
+      // A run already under way may have started before `head`: then one more. A dataset dropped
+      // meanwhile (archived, deleted) is not waited for.
+      while (head !== null && !this.closed && entries.some((entry) => this.holds(entry) && entry.cursor < head)) await this.follow(head);
+      return entries.map((entry) => entry.memory);
+    } finally {
+      for (const entry of entries) entry.searching--;
+      this.evict();
+    }
   }
 
   /** The ids of the lexemes held that match any of `forms`: the lexeme itself, or every lexeme it begins. */
@@ -447,92 +163,85 @@ export class SearchMemory {
     return matches.length > k ? matches.slice(0, k) : matches;
   }
 
-  stats(): Array<{ datasetId: string; items: number; bytes: number }> {
-    return [...this.datasets].map(([datasetId, entry]) => ({ datasetId, items: entry.memory.docs.size, bytes: entry.memory.memoryBytes() }));
+  /** The datasets held (loaded), least recently searched first. */
+  stats(): Array<{ datasetId: string; organizationId: string | null; items: number; bytes: number }> {
+    return this.held()
+      .sort((a, b) => a.lastSearched - b.lastSearched)
+      .map((entry) => ({ datasetId: entry.datasetId, organizationId: entry.organizationId, items: entry.memory.docs.size, bytes: entry.memory.memoryBytes() }));
   }
 
-  /** Loads every active dataset now, so the first searches do not wait for it. */
+  /** Bytes the loaded datasets hold, by their estimate. */
+  heldBytes(): number {
+    return this.held().reduce((sum, entry) => sum + entry.memory.memoryBytes(), 0);
+  }
+
+  /**
+   * Loads the active datasets now, so the first searches do not wait for them: one at a time, the
+   * most recently changed first, until the budget is full.
+   */
   async warm(): Promise<void> {
-    const rows = await this.db.selectFrom('datasets').select('dataset_id').where('status', '=', 'active').execute();
-    await Promise.all(rows.map((row) => this.entry(String(row.dataset_id)).ready));
+    const rows = await this.db.selectFrom('datasets').select('dataset_id').where('status', '=', 'active').orderBy('updated_at', 'desc').orderBy('dataset_id').execute();
+    for (const row of rows) {
+      if (this.closed || this.heldBytes() >= this.budget) return;
+      // One that fails to load is left to its first search (onError has it).
+      await this.entry(String(row.dataset_id)).ready.catch(() => {});
+    }
+  }
+
+  /**
+   * What a recorded event makes stale here, for an event-store follower (api/stale-follower.ts):
+   * an archived or deleted dataset, or a deleted organization's datasets, are dropped at once.
+   *
+   * Why events and not the read models: the search read model does not say so (archiving leaves
+   * search_documents as it is; a deletion removes the rows and leaves no change to follow), and
+   * reading the datasets table on every search or on a timer would be late or costly. The
+   * follower calls the returned function when the event arrives and again once
+   * SEARCH_MEMORY_READ_MODELS have applied it, so a search that read the dataset as active just
+   * before cannot load it back for good; a load also reads the dataset's row and does not keep a
+   * dataset that is no longer active (`load`).
+   */
+  readonly staleBy = (event: Pick<RecordedEvent, 'type' | 'data'>): (() => void) | null => {
+    const { datasetId, organizationId } = event.data as { datasetId?: unknown; organizationId?: unknown };
+    if ((event.type === 'DatasetArchived' || event.type === 'DatasetDeleted') && typeof datasetId === 'string') {
+      let deleted = false;
+      return () => {
+        this.forget(datasetId, event.type === 'DatasetArchived' ? 'archived' : 'deleted');
+        if (event.type !== 'DatasetDeleted' || deleted) return;
+        // Its saved copy goes too (an archived one's stays: activated again, it loads from it).
+        deleted = true;
+        this.options.snapshots?.delete(snapshotKey(datasetId)).catch((error: unknown) => this.options.log?.warn({ err: error, datasetId }, 'a deleted dataset’s saved search memory could not be deleted'));
+      };
+    }
+    if (event.type === 'OrganizationDeleted' && typeof organizationId === 'string') {
+      return () => {
+        for (const entry of [...this.datasets.values()]) if (entry.organizationId === organizationId) this.forget(entry.datasetId, 'organization deleted');
+      };
+    }
+    return null;
+  };
+
+  /** Drops the dataset's memory now; a search that holds it already finishes with it. */
+  forget(datasetId: string, reason = 'dropped'): void {
+    const entry = this.datasets.get(datasetId);
+    if (!entry) return;
+    this.datasets.delete(datasetId);
+    this.options.log?.debug?.({ datasetId, reason, items: entry.memory.docs.size }, 'search memory dropped a dataset');
+  }
+
+  /** Calls `stop` when the memory closes (its event-store follower's abort). */
+  stopOnClose(stop: () => void): void {
+    if (this.closed) stop();
+    else this.onClose.push(stop);
   }
 
   close(): void {
     this.closed = true;
-  }
-
-  private entry(datasetId: string): Entry {
-    let entry = this.datasets.get(datasetId);
-    if (!entry) {
-      const created: Entry = { memory: new DatasetMemory(), loaded: false, ready: Promise.resolve() };
-      created.ready = this.load(datasetId, created).catch((error) => {
-        // Searched again later, it tries again; this search fails.
-        this.datasets.delete(datasetId);
-        this.options.onError?.(error);
-        throw error;
-      });
-      entry = created;
-      this.datasets.set(datasetId, entry);
-    }
-    return entry;
-  }
-
-  private async load(datasetId: string, entry: Entry, first = true): Promise<void> {
-    // The cursor is taken before the rows: a change made meanwhile is read twice, never missed.
-    if (first && this.cursor === null) this.cursor = await this.head();
-    let after = '00000000-0000-0000-0000-000000000000';
-    for (;;) {
-      const { rows } = await sql<LoadedRow>`
-        select ${COLUMNS} from search_documents d left join item_embeddings e on e.item_id = d.item_id
-         where d.dataset_id = ${datasetId} and d.status = 'active' and d.item_id > ${after}
-         order by d.item_id limit ${LOAD_PAGE}`.execute(this.db);
-      for (const row of rows) this.apply(entry.memory, row);
-      if (rows.length < LOAD_PAGE) break;
-      after = rows[rows.length - 1]!.item_id;
-    }
-    entry.loaded = true;
-  }
-
-  private apply(memory: DatasetMemory, row: LoadedRow): void {
-    if (row.status !== 'active' || row.slot === null) {
-      memory.remove(row.item_id);
-      return;
-    }
-    const { terms, weights } = parseDocument(row.document ?? '', this.lexicon);
-    memory.put(
-      {
-        itemId: row.item_id,
-        datasetId: row.dataset_id,
-        sourceId: row.source_id,
-        slotName: row.slot,
-        family: row.family,
-        gender: row.gender,
-        ageGroup: row.age_group ?? 'adult',
-        colorFamily: row.color_family,
-        colors: row.colors ?? [],
-        pattern: row.pattern,
-        materials: row.material ?? [],
-        fit: row.fit,
-        featureKeys: row.feature_keys ?? [],
-        price: Number(row.price),
-        currency: row.currency,
-        queuedAt: row.queued_at instanceof Date ? row.queued_at.toISOString() : String(row.queued_at),
-        names: productNameKeys(row.name, row.brand),
-        terms,
-        weights,
-      },
-      row.vector,
-    );
-  }
-
-  private async head(): Promise<bigint> {
-    const { rows } = await sql<{ head: string | null }>`select max(change_seq)::text as head from search_documents`.execute(this.db);
-    return BigInt(rows[0]?.head ?? 0);
+    for (const stop of this.onClose.splice(0)) stop();
   }
 
   /**
-   * Applies every change since the cursor to the loaded datasets; concurrent callers share one run.
-   * `head`, read before the call, is where the cursor stands after it even when the last changes
+   * Applies every change since each loaded dataset's cursor; concurrent callers share one run.
+   * `head`, read before the call, is where the cursors stand after it even when the last changes
    * were to datasets not loaded here.
    */
   follow(head: bigint | null = null): Promise<void> {
@@ -545,58 +254,176 @@ export class SearchMemory {
     return this.following;
   }
 
-  private async catchUp(head: bigint | null): Promise<void> {
-    if (this.closed || this.cursor === null) return;
-    const loaded = [...this.datasets].filter(([, entry]) => entry.loaded).map(([id]) => id);
-    if (!loaded.length) {
-      if (head !== null && head > this.cursor) this.cursor = head;
+  private holds(entry: Entry): boolean {
+    return entry.loaded && this.datasets.get(entry.datasetId) === entry;
+  }
+
+  private held(): Entry[] {
+    return [...this.datasets.values()].filter((entry) => entry.loaded);
+  }
+
+  private entry(datasetId: string): Entry {
+    let entry = this.datasets.get(datasetId);
+    if (!entry) {
+      const created: Entry = { datasetId, organizationId: null, memory: new DatasetMemory(), loaded: false, ready: Promise.resolve(), cursor: 0n, lastSearched: 0, searching: 0, changesSinceSaved: 0 };
+      this.datasets.set(datasetId, created);
+      created.ready = this.load(created).catch((error) => {
+        // Searched again later, it tries again; this search fails.
+        if (this.datasets.get(datasetId) === created) this.datasets.delete(datasetId);
+        this.options.onError?.(error);
+        throw error;
+      });
+      entry = created;
+    }
+    return entry;
+  }
+
+  private async load(entry: Entry): Promise<void> {
+    const started = performance.now();
+    const { datasetId } = entry;
+    const [dataset, saved] = await Promise.all([readDatasetStatus(this.db, datasetId), this.readSaved(datasetId)]);
+    entry.organizationId = dataset?.organizationId ?? null;
+    let report: Omit<LoadReport, 'ms' | 'items'>;
+    const restored = saved instanceof Buffer ? await restoreDataset(this.db, datasetId, saved, this.lexicon) : null;
+    if (restored && !('distrusted' in restored)) {
+      entry.memory = restored.memory;
+      entry.cursor = restored.cursor;
+      entry.changesSinceSaved = restored.changes;
+      report = { datasetId, how: 'snapshot', changes: restored.changes };
+    } else {
+      const built = await buildDataset(this.db, datasetId, this.lexicon);
+      entry.memory = built.memory;
+      entry.cursor = built.cursor;
+      report = { datasetId, how: 'built', changes: 0, ...(restored ? { distrusted: restored.distrusted } : typeof saved === 'string' ? { distrusted: saved } : {}) };
+    }
+    entry.loaded = true;
+    this.note({ ...report, items: entry.memory.docs.size, ms: Math.round(performance.now() - started) });
+    if (dataset?.status !== 'active') {
+      // Archived or deleted since the search read its scope: this search has it, the memory does not keep it.
+      this.forget(datasetId, 'not active');
       return;
     }
-    this.cursor = await this.applyChanges(this.cursor, loaded, (datasetId) => {
-      const entry = this.datasets.get(datasetId);
-      return entry?.loaded ? entry.memory : null;
-    });
-    if (head !== null && head > this.cursor) this.cursor = head;
-    for (const [datasetId, entry] of this.datasets) {
-      const graph = entry.memory.vectors;
-      if (entry.loaded && graph && graph.tombstones > Math.max(TOMBSTONES_BEFORE_RELOAD, graph.size)) this.reload(datasetId);
+    if (report.how === 'built' || this.dueForSave(entry)) this.saveLater(entry);
+    this.evict();
+  }
+
+  private note(report: LoadReport): void {
+    this.loads.push(report);
+    if (this.loads.length > 100) this.loads.shift();
+    if (report.distrusted) this.options.log?.warn({ ...report }, 'search memory did not use a saved dataset and built it instead');
+    else this.options.log?.debug?.({ ...report }, 'search memory loaded a dataset');
+  }
+
+  /** The saved copy's bytes; null when there is none, or why it could not be read. */
+  private async readSaved(datasetId: string): Promise<Buffer | string | null> {
+    if (!this.options.snapshots) return null;
+    try {
+      return (await this.options.snapshots.get(snapshotKey(datasetId)))?.body ?? null;
+    } catch (error) {
+      return `the object store did not answer: ${(error as Error).message}`;
     }
   }
 
-  /** Applies every change of the datasets after `after`, in order, to the memory `into` names; returns the last change read. */
-  private async applyChanges(after: bigint, datasetIds: readonly string[], into: (datasetId: string) => DatasetMemory | null): Promise<bigint> {
-    let cursor = after;
-    for (;;) {
-      const { rows } = await sql<LoadedRow>`
-        select ${COLUMNS} from search_documents d left join item_embeddings e on e.item_id = d.item_id
-         where d.change_seq > ${cursor.toString()}::bigint and d.dataset_id = any(${datasetIds}::uuid[])
-         order by d.change_seq limit ${FOLLOW_PAGE}`.execute(this.db);
-      for (const row of rows) {
-        const memory = into(row.dataset_id);
-        if (memory) this.apply(memory, row);
-      }
-      if (rows.length) cursor = BigInt(rows[rows.length - 1]!.change_seq);
-      if (rows.length < FOLLOW_PAGE) return cursor;
-    }
+  private dueForSave(entry: Entry): boolean {
+    return entry.changesSinceSaved >= Math.max(CHANGES_BEFORE_SAVE, entry.memory.docs.size / 10);
   }
 
   /**
-   * A fresh copy of the dataset's memory, loaded beside the one in use and swapped in once it has
-   * caught up: how a graph full of tombstones is rebuilt, searches going on meanwhile.
+   * Saves the dataset's copy after the search that loaded it has gone on: the copy is taken at one
+   * instant (the memory and its cursor as they stand), encoded a slice at a time and written in
+   * the background, and a failure only logged (the next load builds, as without a copy).
    */
-  private reload(datasetId: string): void {
-    if (this.reloading.has(datasetId)) return;
-    this.reloading.add(datasetId);
-    const fresh: Entry = { memory: new DatasetMemory(), loaded: false, ready: Promise.resolve() };
-    const from = this.cursor;
-    const run = async () => {
-      await this.load(datasetId, fresh, false);
-      // Changes made while it loaded, applied again (a change read twice is harmless).
-      await this.applyChanges(from ?? 0n, [datasetId], () => fresh.memory);
-      if (this.datasets.has(datasetId) && !this.closed) this.datasets.set(datasetId, fresh);
-    };
-    run()
+  private saveLater(entry: Entry): void {
+    const store = this.options.snapshots;
+    if (!store || this.saving.has(entry.datasetId)) return;
+    this.saving.add(entry.datasetId);
+    setImmediate(() => {
+      if (this.closed || !this.holds(entry)) {
+        this.saving.delete(entry.datasetId);
+        return;
+      }
+      // Taken now: the memory and its cursor as they stand (the encoding copies both before it first yields).
+      const encoding = encodeSnapshot(entry.datasetId, entry.cursor, entry.memory, this.lexicon);
+      entry.changesSinceSaved = 0;
+      encoding
+        .then((bytes) => store.put(snapshotKey(entry.datasetId), bytes, { contentType: 'application/octet-stream' }))
+        .catch((error: unknown) => this.options.log?.warn({ err: error, datasetId: entry.datasetId }, 'search memory could not save a dataset'))
+        .finally(() => this.saving.delete(entry.datasetId));
+    });
+  }
+
+  /**
+   * Past the budget, drops the least recently searched datasets until it holds again: never one a
+   * search is waiting for, nor the most recently searched one, so a dataset larger than the whole
+   * budget still loads and answers (the others go), said once in the log.
+   */
+  private evict(): void {
+    if (!Number.isFinite(this.budget)) return;
+    const held = this.held();
+    let total = held.reduce((sum, entry) => sum + entry.memory.memoryBytes(), 0);
+    if (total <= this.budget) return;
+    const newest = held.reduce((a, b) => (b.lastSearched > a.lastSearched ? b : a));
+    for (const entry of held.sort((a, b) => a.lastSearched - b.lastSearched)) {
+      if (total <= this.budget) break;
+      if (entry.searching > 0 || entry === newest) continue;
+      total -= entry.memory.memoryBytes();
+      this.forget(entry.datasetId, 'least recently searched, past SEARCH_MEMORY_MB');
+    }
+    const alone = newest.memory.memoryBytes();
+    if (alone > this.budget && !this.toldTooLarge.has(newest.datasetId)) {
+      this.toldTooLarge.add(newest.datasetId);
+      this.options.log?.info(
+        { datasetId: newest.datasetId, items: newest.memory.docs.size, mb: Math.round(alone / 2 ** 20), budgetMb: Math.round(this.budget / 2 ** 20) },
+        'a dataset is larger than SEARCH_MEMORY_MB: it is held alone while it is the most recently searched',
+      );
+    }
+  }
+
+  private async catchUp(head: bigint | null): Promise<void> {
+    if (this.closed) return;
+    // Each dataset with the memory it had when the run began: one rebuilt meanwhile keeps its own cursor.
+    const taken = this.held().map((entry) => ({ entry, memory: entry.memory, cursor: entry.cursor }));
+    if (!taken.length) return;
+    const from = taken.reduce((low, t) => (t.cursor < low ? t.cursor : low), taken[0]!.cursor);
+    const byId = new Map(taken.map((t) => [t.entry.datasetId, t]));
+    const last = await readChanges(
+      this.db,
+      from,
+      taken.map((t) => t.entry.datasetId),
+      (row) => {
+        const t = byId.get(row.dataset_id);
+        if (!t || BigInt(row.change_seq) <= t.cursor) return;
+        applyRow(t.memory, row, this.lexicon);
+        t.entry.changesSinceSaved++;
+      },
+    );
+    const reached = head !== null && head > last ? head : last;
+    for (const { entry, memory } of taken) {
+      if (!this.holds(entry) || entry.memory !== memory) continue;
+      if (reached > entry.cursor) entry.cursor = reached;
+      const graph = memory.vectors;
+      if (graph && graph.tombstones > Math.max(TOMBSTONES_BEFORE_RELOAD, graph.size)) this.reload(entry);
+      else if (this.dueForSave(entry)) this.saveLater(entry);
+    }
+    this.evict();
+  }
+
+  /**
+   * A fresh copy of the dataset's memory, built beside the one in use and swapped in with its own
+   * cursor (the next follow catches it up): how a graph full of tombstones is rebuilt, searches
+   * going on meanwhile.
+   */
+  private reload(entry: Entry): void {
+    if (this.reloading.has(entry.datasetId)) return;
+    this.reloading.add(entry.datasetId);
+    buildDataset(this.db, entry.datasetId, this.lexicon)
+      .then((built) => {
+        if (!this.holds(entry) || this.closed) return;
+        entry.memory = built.memory;
+        entry.cursor = built.cursor;
+        this.saveLater(entry);
+      })
       .catch((error) => this.options.onError?.(error))
-      .finally(() => this.reloading.delete(datasetId));
+      .finally(() => this.reloading.delete(entry.datasetId));
   }
 }

@@ -160,6 +160,7 @@ const environment = z.object({
   IMAGE_VARIANTS_MAX_MB: integer(2048, 1, 100_000_000),
   IMAGE_CACHE_MB: integer(64, 0, 65_536),
   IMAGE_ORIGINAL_READS: integer(4, 1, 1_024),
+  SEARCH_MEMORY_MB: integer(512, 16, 1_048_576),
   EVENTS_SESSION_RPM: integer(120, 1, 100_000),
   EVENTS_ADDRESS_RPM: integer(1_200, 1, 10_000_000),
   EVENTS_MAX_VALUE: integer(100_000_000, 1, 1_000_000_000),
@@ -309,6 +310,11 @@ export interface Config {
     /** Originals streamed from the object store into sharp at once (each held in memory while it is decoded). */
     originalReads: number;
   };
+  /** The search memory of each process that searches (projections/search-memory.ts). */
+  search: {
+    /** Bytes its datasets may hold, by its own estimate; past it the least recently searched go. */
+    memoryBytes: number;
+  };
   /** POST /v1/events (api/routes/events.ts, domain/session/admission.ts). */
   events: {
     /** Requests one widget session may send a minute. */
@@ -439,6 +445,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cacheBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
       originalReads: e.IMAGE_ORIGINAL_READS,
     },
+    search: { memoryBytes: e.SEARCH_MEMORY_MB * 1024 * 1024 },
     events: {
       sessionRpm: e.EVENTS_SESSION_RPM,
       addressRpm: e.EVENTS_ADDRESS_RPM,

@@ -7,6 +7,13 @@
 // key is a tombstone instead: its number is forgotten, searches ask for that many more neighbours
 // and drop the forgotten ones, and the owner rebuilds the graph when tombstones pile up
 // (`tombstones`).
+// A graph is saved and restored whole (`image`, `restoreHnswIndex`) so a process need not build it
+// again one vector at a time: usearch 2.25's JavaScript binding saves and loads by file path only
+// (no buffer API), so the bytes pass through a temporary file.
+import { randomUUID } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import usearch from 'usearch';
 
 export interface VectorMatch {
@@ -27,6 +34,20 @@ export interface VectorIndex {
   nearest(vector: ArrayLike<number>, k: number): VectorMatch[];
   /** Approximate bytes held: vectors plus graph links. */
   memoryBytes(): number;
+  /** The graph and its keys as they are now, to be restored elsewhere with `restoreHnswIndex`. */
+  image(): VectorIndexImage;
+}
+
+/** A saved graph: usearch's own file bytes (graph and f16 vectors) and which key each number is. */
+export interface VectorIndexImage {
+  dimensions: number;
+  connectivity: number;
+  graph: Buffer;
+  /** The live keys and their numbers in the graph, same order; a number in the graph not listed is a tombstone. */
+  keys: string[];
+  numbers: number[];
+  /** The next number to give. */
+  next: number;
 }
 
 export interface HnswOptions {
@@ -38,10 +59,15 @@ export interface HnswOptions {
 }
 
 const BYTES_PER_SCALAR = 2; // f16
+/**
+ * What a graph takes of the process beyond its vectors and links: usearch reserves room in powers
+ * of two and its allocator keeps its own. Measured at 256 dimensions, M 16 (bench/search/cold-load.ts,
+ * 2026-11-27: about 2 KB of native memory a vector of 10,000).
+ */
+const NATIVE_OVERHEAD = 2.8;
 
-export function createHnswIndex(options: HnswOptions): VectorIndex {
-  const connectivity = options.connectivity ?? 16;
-  const index = new usearch.Index({
+const newIndex = (options: HnswOptions, connectivity: number): InstanceType<typeof usearch.Index> =>
+  new usearch.Index({
     metric: 'cos',
     dimensions: options.dimensions,
     connectivity,
@@ -50,10 +76,40 @@ export function createHnswIndex(options: HnswOptions): VectorIndex {
     expansion_search: options.expansionSearch ?? 256,
     multi: false,
   } as unknown as ConstructorParameters<typeof usearch.Index>[0]);
+
+export function createHnswIndex(options: HnswOptions): VectorIndex {
+  const connectivity = options.connectivity ?? 16;
+  return wrap(options, connectivity, newIndex(options, connectivity), new Map(), 1n, 0);
+}
+
+/**
+ * The index `image` was taken of. Throws when the bytes are not a graph of those dimensions and
+ * keys (the caller checks the bytes' integrity first: usearch trusts a file's links).
+ */
+export function restoreHnswIndex(image: VectorIndexImage, options: Omit<HnswOptions, 'dimensions' | 'connectivity'> = {}): VectorIndex {
+  const settings = { ...options, dimensions: image.dimensions, connectivity: image.connectivity };
+  const index = newIndex(settings, image.connectivity);
+  const file = path.join(tmpdir(), `stylist-hnsw-${randomUUID()}.usearch`);
+  try {
+    writeFileSync(file, image.graph);
+    index.load(file);
+  } finally {
+    rmSync(file, { force: true });
+  }
+  const graphSize = Number(index.size());
+  if (index.dimensions() !== image.dimensions || image.keys.length !== image.numbers.length || graphSize < image.keys.length || image.next <= graphSize) {
+    throw new RangeError(`a saved graph of ${graphSize} vectors, ${index.dimensions()} dimensions does not match its ${image.keys.length} keys`);
+  }
   const numbers = new Map<string, bigint>();
+  image.keys.forEach((key, i) => numbers.set(key, BigInt(image.numbers[i]!)));
+  return wrap(settings, image.connectivity, index, numbers, BigInt(image.next), graphSize - numbers.size);
+}
+
+function wrap(options: HnswOptions, connectivity: number, index: InstanceType<typeof usearch.Index>, numbers: Map<string, bigint>, first: bigint, tombstonesAtStart: number): VectorIndex {
   const keys = new Map<bigint, string>();
-  let next = 1n;
-  let tombstones = 0;
+  for (const [key, number] of numbers) keys.set(number, key);
+  let next = first;
+  let tombstones = tombstonesAtStart;
 
   const toFloat32 = (vector: ArrayLike<number>): Float32Array => {
     if (vector.length !== options.dimensions) throw new RangeError(`vector has ${vector.length} dimensions, the index ${options.dimensions}`);
@@ -99,7 +155,18 @@ export function createHnswIndex(options: HnswOptions): VectorIndex {
       }
       return matches.slice(0, k);
     },
-    memoryBytes: () => (numbers.size + tombstones) * (options.dimensions * BYTES_PER_SCALAR + connectivity * 2 * 4 + 64),
+    memoryBytes: () => (numbers.size + tombstones) * (options.dimensions * BYTES_PER_SCALAR + connectivity * 2 * 4 + 64) * NATIVE_OVERHEAD,
+    image() {
+      const file = path.join(tmpdir(), `stylist-hnsw-${randomUUID()}.usearch`);
+      let graph: Buffer;
+      try {
+        index.save(file);
+        graph = readFileSync(file);
+      } finally {
+        rmSync(file, { force: true });
+      }
+      return { dimensions: options.dimensions, connectivity, graph, keys: [...numbers.keys()], numbers: [...numbers.values()].map(Number), next: Number(next) };
+    },
   };
 }
 

@@ -23,7 +23,7 @@ import { variantHasSize } from '../../domain/search/sizes.js';
 import type { Embedder } from '../../infra/models/port.js';
 import type { DatasetItemBody } from '../../domain/item/record.js';
 
-import { byItemId, quotedLexemes, type AttributeTest, type MemoryDoc, type SearchMemory, type WordLexemes } from '../search-memory.js';
+import { byItemId, quotedLexemes, type AttributeTest, type MemoryDoc, type SearchMemory } from '../search-memory.js';
 import { loadPricingContext, offerInMarket } from './market-pricing.js';
 import { isUuid } from './rows.js';
 import { activeVariants, itemBodies, marketProduct } from './products.js';
@@ -99,11 +99,9 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const filters = request.filters ?? {};
   const asked = docFilter(filters, understood);
   const intent = rankingIntent(understood);
-  const [memories, [textTerms = [], boostTerms = []], queryVector] = await Promise.all([
-    deps.memory.ready(datasetIds, head),
-    stems(db, [understood.terms, understood.boosts], deps.memory),
-    embedQuery(deps, request.query),
-  ]);
+  const [memories, stemmed, queryVector] = await Promise.all([deps.memory.ready(datasetIds, head), stems(db, [understood.terms, understood.boosts]), embedQuery(deps, request.query)]);
+  // Looked up once the memory is ready: a dataset loading meanwhile brings lexemes of its own.
+  const [textTerms = [], boostTerms = []] = stemmed.map((words) => words.map((forms) => deps.memory.lexemeIds(forms)));
 
   // Found by its name, a doc passes the request's filters only; every leg may then score it.
   const typedName = nameKey(request.query);
@@ -271,11 +269,11 @@ const tokensOf = (words: readonly string[]) => [...new Set(words.flatMap((word) 
 
 /**
  * Each list of shopper's words stemmed by Postgres's `english` configuration, as the documents
- * were (one short query for the words not seen before, whatever the number of lists), then looked
- * up in the memory's lexicon (`SearchMemory.lexemeIds`). A word of five letters or more also
- * matches every stem it begins ("dresse" finds "dress…" forms). A stop word is left out.
+ * were (one short query for the words not seen before, whatever the number of lists), as the forms
+ * to look up in the memory's lexicon (`SearchMemory.lexemeIds`). A word of five letters or more
+ * also matches every stem it begins ("dresse" finds "dress…" forms). A stop word is left out.
  */
-async function stems(db: Kysely<any>, lists: ReadonlyArray<readonly string[]>, memory: SearchMemory): Promise<WordLexemes[][]> {
+async function stems(db: Kysely<any>, lists: ReadonlyArray<readonly string[]>): Promise<WordForms[][]> {
   const tokens = lists.map(tokensOf);
   const missing = [...new Set(tokens.flat().filter((token) => !stemCache.has(token)))];
   if (missing.length) {
@@ -289,10 +287,13 @@ async function stems(db: Kysely<any>, lists: ReadonlyArray<readonly string[]>, m
   return tokens.map((list) =>
     list.flatMap((token) => {
       const forms = stemCache.get(token) ?? [];
-      return forms.length ? [memory.lexemeIds(forms.map((form) => ({ lexeme: form.slice(1), prefix: form[0] === '*' })))] : [];
+      return forms.length ? [forms.map((form) => ({ lexeme: form.slice(1), prefix: form[0] === '*' }))] : [];
     }),
   );
 }
+
+/** One shopper's word as the lexemes that answer it: each exactly, or every lexeme it begins. */
+type WordForms = Array<{ lexeme: string; prefix: boolean }>;
 
 /**
  * The LEG_DEPTH best of `docs` by `keys` (same order), ties by item id (as the read model's order

@@ -2,7 +2,7 @@
 // replaces and removes by key, and refuses vectors of the wrong size.
 import t from 'tap';
 import { embedText } from '../../infra/models/hashed-embedder.js';
-import { createHnswIndex, exactNearest } from '../../infra/vectors/hnsw.js';
+import { createHnswIndex, exactNearest, restoreHnswIndex } from '../../infra/vectors/hnsw.js';
 
 const GARMENTS = ['dress', 'shirt', 'boots', 'sneakers', 'jacket', 'coat', 'skirt', 'trousers', 'jeans', 'hoodie', 'sweater', 'blouse', 'sandals', 'hat', 'scarf'];
 const COLOURS = ['red', 'navy', 'black', 'white', 'olive', 'camel', 'pink', 'burgundy', 'grey', 'cream', 'mustard', 'teal'];
@@ -68,4 +68,25 @@ t.test('a key replaced thousands of times still answers, and fast (usearch remov
   t.equal(found.length, 10, 'tombstones are not counted among the k');
   t.equal(found[0]!.key, 'changing');
   t.equal(new Set(found.map((m) => m.key)).size, 10, 'no key twice');
+});
+
+t.test('a graph saved and restored answers the same, keeps its tombstones and takes more vectors', async (t) => {
+  const vectors = catalogue(500);
+  const index = createHnswIndex({ dimensions: 256 });
+  for (const [key, vector] of vectors) index.upsert(key, vector);
+  index.remove('item-7');
+  index.upsert('item-8', embedText('olive wool coat'));
+  const image = index.image();
+  t.equal(image.keys.length, 499);
+  const restored = restoreHnswIndex(image);
+  t.equal(restored.size, 499);
+  t.equal(restored.tombstones, 2, 'the removed and the replaced vector are still in the graph, forgotten');
+  for (const query of ['red linen dress', 'olive wool coat', 'black leather boots']) {
+    t.same(restored.nearest(embedText(query), 10), index.nearest(embedText(query), 10), query);
+  }
+  t.notOk(restored.has('item-7'));
+  restored.upsert('new', embedText('pink silk blouse'));
+  t.equal(restored.nearest(embedText('pink silk blouse'), 1)[0]!.key, 'new', 'a vector added after the restore answers');
+  t.equal(index.nearest(embedText('pink silk blouse'), 1)[0]!.key === 'new', false, 'the original is not changed by it');
+  t.throws(() => restoreHnswIndex({ ...image, keys: image.keys.slice(1) }), /does not match/, 'keys that do not match the graph are refused');
 });

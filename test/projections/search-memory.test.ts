@@ -2,7 +2,7 @@
 // lexicon, and a dataset's memory as items come, change and go (postings never answer for an old
 // version of an item, however many times it changed).
 import t from 'tap';
-import { DatasetMemory, Lexicon, parseDocument, type MemoryDoc } from '../../projections/search-memory.js';
+import { DatasetMemory, Lexicon, parseDocument, type DocFields, type MemoryDoc } from '../../projections/search-memory.js';
 
 t.test('given a weighted tsvector, then each lexeme has its best weight and a little per repeat', async (t) => {
   const lexicon = new Lexicon();
@@ -26,7 +26,7 @@ t.test('given a lexicon, when a prefix is asked, then every lexeme it begins', a
   t.same(lexicon.withPrefix('zzz'), []);
 });
 
-const doc = (itemId: string, lexicon: Lexicon, text: string, fields: Partial<MemoryDoc> = {}): Omit<MemoryDoc, 'slot' | 'vectorSum' | 'idOrder'> => ({
+const doc = (itemId: string, lexicon: Lexicon, text: string, fields: Partial<MemoryDoc> = {}): DocFields => ({
   itemId,
   datasetId: 'd',
   sourceId: null,

@@ -1,0 +1,421 @@
+// One dataset's part of the search memory (projections/search-memory.ts): its active items as
+// search ranks them, an inverted index of their lexemes, attribute and name postings, and the HNSW
+// graph of their embeddings. Changed by `put` and `remove` only, one item at a time, so a dataset
+// can be followed change by change; `restore` places a saved copy's items (snapshot.ts) at once.
+import { createHnswIndex, type VectorIndex } from '../../infra/vectors/hnsw.js';
+
+/** One active item as search ranks it. */
+export interface MemoryDoc {
+  itemId: string;
+  datasetId: string;
+  sourceId: string | null;
+  /** Position in its dataset's accumulators; stable for the item's life in memory. */
+  slot: number;
+  slotName: string;
+  family: string;
+  gender: string;
+  ageGroup: string;
+  colorFamily: string;
+  colors: string[];
+  pattern: string;
+  materials: string[];
+  fit: string | null;
+  featureKeys: string[];
+  price: number;
+  currency: string;
+  queuedAt: string;
+  /** Lexeme ids of its document (ascending when parsed, in the saved order when restored), and each one's weight (A 1.0, B 0.5, C 0.2, D 0.1, plus a little per repeat). */
+  terms: Uint32Array;
+  weights: Float32Array;
+  /** The names it answers to when typed in full (domain/search/names.ts); none for a doc put without. */
+  names?: readonly string[];
+  /** A checksum of its embedding: an unchanged vector is not put into the graph again. */
+  vectorSum: number;
+  /** The read model's `change_seq` of this version (0 when not from the read model): a saved copy is checked by it (snapshot.ts). */
+  changeSeq: number;
+  /**
+   * The item id's first 48 bits as a number: ordering by it is ordering by the id (as the read
+   * model orders ties) for all but ids sharing those bits, and costs a subtraction, not a string
+   * comparison; ties among thousands of equal scores are common.
+   */
+  idOrder: number;
+}
+
+/** What a doc is made of: the rest (slot, vector checksum, id order) the memory works out. */
+export type DocFields = Omit<MemoryDoc, 'slot' | 'vectorSum' | 'idOrder' | 'changeSeq'> & { changeSeq?: number };
+
+/**
+ * A saved dataset's items (snapshot.ts) as columns, one entry a doc, with every doc's terms back
+ * to back in `terms` (each an index into `lexemes`, the lexicon's ids of the copy's lexemes).
+ */
+export interface SavedDocs {
+  datasetId: string;
+  itemId: string[];
+  sourceId: Array<string | null>;
+  slotName: string[];
+  family: string[];
+  gender: string[];
+  ageGroup: string[];
+  colorFamily: string[];
+  colors: string[][];
+  pattern: string[];
+  materials: string[][];
+  fit: Array<string | null>;
+  featureKeys: string[][];
+  price: number[];
+  currency: string[];
+  queuedAt: string[];
+  names: Array<readonly string[] | null>;
+  /** null where the doc has no vector. */
+  vectorSum: Array<number | null>;
+  changeSeq: number[];
+  termCount: number[];
+  terms: Uint32Array;
+  weights: Float32Array;
+  lexemes: readonly number[];
+}
+
+/** A doc as the memory holds it, every field set in one order (one object shape for all). */
+function memoryDoc(doc: DocFields, slot: number, vectorSum: number): MemoryDoc {
+  return {
+    itemId: doc.itemId,
+    datasetId: doc.datasetId,
+    sourceId: doc.sourceId,
+    slot,
+    slotName: doc.slotName,
+    family: doc.family,
+    gender: doc.gender,
+    ageGroup: doc.ageGroup,
+    colorFamily: doc.colorFamily,
+    colors: doc.colors,
+    pattern: doc.pattern,
+    materials: doc.materials,
+    fit: doc.fit,
+    featureKeys: doc.featureKeys,
+    price: doc.price,
+    currency: doc.currency,
+    queuedAt: doc.queuedAt,
+    terms: doc.terms,
+    weights: doc.weights,
+    names: doc.names,
+    vectorSum,
+    changeSeq: doc.changeSeq ?? 0,
+    idOrder: idOrderOf(doc.itemId),
+  };
+}
+
+/** Item ids in their order, as `MemoryDoc.idOrder` allows it cheaply. */
+export const byItemId = (a: MemoryDoc, b: MemoryDoc): number => a.idOrder - b.idOrder || (a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0);
+
+const idOrderOf = (itemId: string): number => {
+  const order = Number.parseInt(itemId[8] === '-' ? itemId.slice(0, 8) + itemId.slice(9, 13) : itemId.replace(/-/g, '').slice(0, 12), 16);
+  return Number.isNaN(order) ? 0 : order;
+};
+
+/** The lexeme ids that answer one shopper's word. */
+export type WordLexemes = number[];
+
+export interface WordScores {
+  /** Summed weight of the words matched, by slot. */
+  rank: Float64Array;
+  /** Docs that matched any word and passed the filters. */
+  touched: MemoryDoc[];
+  /** How many of the words the doc has. */
+  covered(doc: MemoryDoc): number;
+}
+
+/** A label test: the doc meets it when it has any of `keys` (`family:dress`, `color:red`…). */
+export interface AttributeTest {
+  keys: string[];
+  weight: number;
+}
+
+/** `accept` asked once per doc (by slot) during one scoring pass. */
+class Verdicts {
+  private readonly known: Uint8Array;
+  constructor(
+    size: number,
+    private readonly accept: (doc: MemoryDoc) => boolean,
+  ) {
+    this.known = new Uint8Array(size);
+  }
+  accepts(doc: MemoryDoc): boolean {
+    let verdict = this.known[doc.slot]!;
+    if (verdict === 0) this.known[doc.slot] = verdict = this.accept(doc) ? 1 : 2;
+    return verdict === 1;
+  }
+}
+
+function popcount(n: number): number {
+  let count = 0;
+  for (let v = n; v; v &= v - 1) count++;
+  return count;
+}
+
+export interface Postings {
+  docs: MemoryDoc[];
+  weights: number[];
+}
+
+export class DatasetMemory {
+  readonly docs = new Map<string, MemoryDoc>();
+  /** By slot; null where an item left. */
+  readonly bySlot: Array<MemoryDoc | null> = [];
+  private readonly freeSlots: number[] = [];
+  /** Lexeme id → docs with that lexeme and its weight in each (an entry is current only while its slot holds that doc). */
+  readonly postings = new Map<number, Postings>();
+  /** `family:dress`, `slot:top`, `color:red` (colour family or a colour sold), `material:linen`, `pattern:striped`, `feature:k`. */
+  readonly attributes = new Map<string, MemoryDoc[]>();
+  /** Name key → docs answering to it (an entry is current only while its slot holds that doc). */
+  readonly names = new Map<string, MemoryDoc[]>();
+  vectors: VectorIndex | null = null;
+  private stale = 0;
+  private entries = 0;
+  /** The docs' own bytes, by `docBytes`, kept as they come and go so `memoryBytes` costs nothing. */
+  private ownBytes = 0;
+
+  isCurrent(doc: MemoryDoc): boolean {
+    return this.bySlot[doc.slot] === doc;
+  }
+
+  put(doc: DocFields, vector: number[] | null): void {
+    const previous = this.docs.get(doc.itemId);
+    const vectorSum = vector?.length ? checksum(vector) : NaN;
+    this.place(doc, vectorSum);
+    // Most changes are of price, stock or status: the vector is the same and stays as it is.
+    if (vector?.length && previous?.vectorSum === vectorSum && this.vectors?.has(doc.itemId)) return;
+    if (vector?.length) {
+      // A new embedding model changes the dimensions: the graph starts over with the new ones.
+      if (!this.vectors || this.vectors.dimensions !== vector.length) this.vectors = createHnswIndex({ dimensions: vector.length });
+      this.vectors.upsert(doc.itemId, vector);
+    } else this.vectors?.remove(doc.itemId);
+  }
+
+  /**
+   * A saved copy's docs (snapshot.ts) and graph, into an empty memory, in one pass: the postings
+   * are counted first and filled in place, with the copy's own lexeme numbers, so nothing grows
+   * or is looked up per term. Each doc keeps the checksum of the vector the graph holds for it,
+   * so a later change that keeps the vector leaves the graph alone.
+   */
+  restore(saved: SavedDocs, vectors: VectorIndex | null): void {
+    if (this.docs.size) throw new Error('a dataset memory is restored only when empty');
+    const { terms, weights, termCount, lexemes } = saved;
+    const counts = new Uint32Array(lexemes.length);
+    for (let i = 0; i < terms.length; i++) counts[terms[i]!]!++;
+    const lists: Postings[] = Array.from(counts, (n) => ({ docs: new Array<MemoryDoc>(n), weights: new Array<number>(n) }));
+    const filled = new Uint32Array(lexemes.length);
+    let at = 0;
+    for (let d = 0; d < saved.itemId.length; d++) {
+      const n = termCount[d]!;
+      const doc = memoryDoc(
+        {
+          itemId: saved.itemId[d]!,
+          datasetId: saved.datasetId,
+          sourceId: saved.sourceId[d] ?? null,
+          slotName: saved.slotName[d]!,
+          family: saved.family[d]!,
+          gender: saved.gender[d]!,
+          ageGroup: saved.ageGroup[d]!,
+          colorFamily: saved.colorFamily[d]!,
+          colors: saved.colors[d]!,
+          pattern: saved.pattern[d]!,
+          materials: saved.materials[d]!,
+          fit: saved.fit[d] ?? null,
+          featureKeys: saved.featureKeys[d]!,
+          price: saved.price[d]!,
+          currency: saved.currency[d]!,
+          queuedAt: saved.queuedAt[d]!,
+          names: saved.names[d] ?? undefined,
+          changeSeq: saved.changeSeq[d]!,
+          // Views of the copy's arrays; their lexeme numbers become the lexicon's below.
+          terms: terms.subarray(at, at + n),
+          weights: weights.subarray(at, at + n),
+        },
+        d,
+        saved.vectorSum[d] ?? NaN,
+      );
+      for (let i = at; i < at + n; i++) {
+        const list = lists[terms[i]!]!;
+        const k = filled[terms[i]!]!++;
+        list.docs[k] = doc;
+        list.weights[k] = weights[i]!;
+      }
+      at += n;
+      this.docs.set(doc.itemId, doc);
+      this.bySlot.push(doc);
+      for (const key of attributeKeys(doc)) push(this.attributes, key, doc);
+      for (const key of doc.names ?? []) push(this.names, key, doc);
+      this.ownBytes += docBytes(doc);
+    }
+    for (let i = 0; i < terms.length; i++) terms[i] = lexemes[terms[i]!]!;
+    lists.forEach((list, l) => {
+      if (list.docs.length) this.postings.set(lexemes[l]!, list);
+    });
+    this.entries = terms.length;
+    this.vectors = vectors;
+  }
+
+  private place(doc: DocFields, vectorSum: number): void {
+    const previous = this.docs.get(doc.itemId);
+    if (previous) this.retire(previous);
+    const slot = previous?.slot ?? this.freeSlots.pop() ?? this.bySlot.length;
+    const placed = memoryDoc(doc, slot, vectorSum);
+    this.ownBytes += docBytes(placed) - (previous ? docBytes(previous) : 0);
+    this.docs.set(doc.itemId, placed);
+    this.bySlot[slot] = placed;
+    placed.terms.forEach((term, i) => {
+      const list = this.postings.get(term);
+      if (list) {
+        list.docs.push(placed);
+        list.weights.push(placed.weights[i]!);
+      } else this.postings.set(term, { docs: [placed], weights: [placed.weights[i]!] });
+    });
+    for (const key of attributeKeys(placed)) push(this.attributes, key, placed);
+    for (const key of placed.names ?? []) push(this.names, key, placed);
+    this.entries += placed.terms.length;
+  }
+
+  remove(itemId: string): void {
+    const doc = this.docs.get(itemId);
+    if (!doc) return;
+    this.retire(doc);
+    this.ownBytes -= docBytes(doc);
+    this.docs.delete(itemId);
+    this.bySlot[doc.slot] = null;
+    this.freeSlots.push(doc.slot);
+    this.vectors?.remove(itemId);
+  }
+
+  private retire(doc: MemoryDoc): void {
+    this.stale += doc.terms.length;
+    // Postings keep retired docs until they outnumber the live ones: then they are rebuilt once.
+    if (this.stale > 1000 && this.stale > this.entries - this.stale) this.compact();
+  }
+
+  private compact(): void {
+    for (const lists of [this.attributes, this.names]) {
+      for (const [key, list] of lists) {
+        const current = list.filter((doc) => this.isCurrent(doc));
+        if (current.length) lists.set(key, current);
+        else lists.delete(key);
+      }
+    }
+    for (const [term, list] of this.postings) {
+      const kept: Postings = { docs: [], weights: [] };
+      list.docs.forEach((doc, i) => {
+        if (!this.isCurrent(doc)) return;
+        kept.docs.push(doc);
+        kept.weights.push(list.weights[i]!);
+      });
+      if (kept.docs.length) this.postings.set(term, kept);
+      else this.postings.delete(term);
+    }
+    this.entries -= this.stale;
+    this.stale = 0;
+  }
+
+  /**
+   * Every doc with any of the words (each word: the lexeme ids that answer it) that passes
+   * `accept`, scored: which words it has (a bit each, up to 32 words) and their summed weight.
+   */
+  scoreWords(words: readonly WordLexemes[], accept: (doc: MemoryDoc) => boolean): WordScores {
+    const size = words.length ? this.bySlot.length : 0;
+    const rank = new Float64Array(size);
+    const found = new Uint32Array(size);
+    const verdicts = new Verdicts(size, accept);
+    const touched: MemoryDoc[] = [];
+    for (let w = 0; w < Math.min(words.length, 32); w++) {
+      const bit = 1 << w;
+      for (const lexeme of words[w]!) {
+        const list = this.postings.get(lexeme);
+        if (!list) continue;
+        const { docs, weights } = list;
+        for (let i = 0; i < docs.length; i++) {
+          const doc = docs[i]!;
+          if (found[doc.slot]! & bit || !this.isCurrent(doc) || !verdicts.accepts(doc)) continue;
+          if (found[doc.slot] === 0) touched.push(doc);
+          found[doc.slot]! |= bit;
+          rank[doc.slot]! += weights[i]!;
+        }
+      }
+    }
+    return { rank, touched, covered: (doc) => popcount(found[doc.slot] ?? 0) };
+  }
+
+  /** Every doc passing `accept` that meets any of the tests, with the summed weight of those it meets. */
+  matchAttributes(tests: readonly AttributeTest[], accept: (doc: MemoryDoc) => boolean): { docs: MemoryDoc[]; keys: number[] } {
+    const docs: MemoryDoc[] = [];
+    if (!tests.length) return { docs, keys: [] };
+    const passed = new Uint8Array(this.bySlot.length);
+    const score = new Float64Array(this.bySlot.length);
+    const verdicts = new Verdicts(this.bySlot.length, accept);
+    tests.forEach(({ keys, weight }, t) => {
+      const bit = 1 << t;
+      for (const key of keys) {
+        for (const doc of this.attributes.get(key) ?? []) {
+          // Each test counts once, however many of its values the doc has.
+          if (passed[doc.slot]! & bit || !this.isCurrent(doc) || !verdicts.accepts(doc)) continue;
+          if (passed[doc.slot] === 0) docs.push(doc);
+          passed[doc.slot]! |= bit;
+          score[doc.slot]! += weight;
+        }
+      }
+    });
+    return { docs, keys: docs.map((doc) => score[doc.slot]!) };
+  }
+
+  /** The current docs passing `accept` whose name is `key` (a `nameKey`), in item id order. */
+  namedExactly(key: string, accept: (doc: MemoryDoc) => boolean): MemoryDoc[] {
+    if (!key) return [];
+    return [...new Set((this.names.get(key) ?? []).filter((doc) => this.isCurrent(doc) && accept(doc)))].sort(byItemId);
+  }
+
+  /**
+   * Bytes held, estimated (SEARCH_MEMORY_MB is counted in these; bench/search/cold-load.ts checks
+   * them against the process's growth): the docs, their postings and the graph.
+   */
+  memoryBytes(): number {
+    return this.ownBytes + this.entries * POSTING_BYTES + (this.vectors?.memoryBytes() ?? 0);
+  }
+}
+
+/**
+ * One doc's own estimate: the object, its strings and Map entries, its term arrays, its labels.
+ * Set so that a dataset's estimate (these and the graph's) matches what a process grows by when it
+ * loads one (bench/search/cold-load.ts, 2026-11-27: about 4.1 KB an item with its vector, 1.9 KB
+ * of it V8 heap).
+ */
+const DOC_BYTES = 1000;
+const TERM_BYTES = 8;
+const LABEL_BYTES = 40;
+/** A posting: a pointer and a weight in two growing arrays, and their slack. */
+const POSTING_BYTES = 16;
+
+function docBytes(doc: MemoryDoc): number {
+  return DOC_BYTES + doc.terms.length * TERM_BYTES + (doc.colors.length + doc.materials.length + doc.featureKeys.length + (doc.names?.length ?? 0)) * LABEL_BYTES;
+}
+
+function checksum(vector: readonly number[]): number {
+  let sum = 0;
+  for (let i = 0; i < vector.length; i++) sum += vector[i]! * (i + 1);
+  return sum;
+}
+
+function push<K>(lists: Map<K, MemoryDoc[]>, key: K, doc: MemoryDoc): void {
+  const list = lists.get(key);
+  if (list) list.push(doc);
+  else lists.set(key, [doc]);
+}
+
+function attributeKeys(doc: MemoryDoc): Set<string> {
+  return new Set([
+    `family:${doc.family}`,
+    `slot:${doc.slotName}`,
+    `color:${doc.colorFamily}`,
+    ...doc.colors.map((colour) => `color:${colour}`),
+    ...doc.materials.map((material) => `material:${material}`),
+    `pattern:${doc.pattern}`,
+    ...doc.featureKeys.map((key) => `feature:${key}`),
+  ]);
+}
+
