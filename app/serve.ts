@@ -12,10 +12,15 @@ import { startWorkers } from './workers.js';
 import { openPlatform, type Platform } from './platform.js';
 import { ensureDataDir } from './data-dir.js';
 import { startupSummary } from './startup-summary.js';
+import { isProjectionRole, lanesOfRoles } from './projection-roles.js';
 import { webBundles } from '../infra/web/bundles.js';
 
-export const ROLES = ['api', 'ingest', 'sync', 'agent', 'scheduler', 'projections'] as const;
+// `projections` runs both projection lanes; `projections-catalogue` and `projections-shopper` one
+// each (app/projection-roles.ts). The default (no --role) runs every role but these two, which
+// `projections` covers.
+export const ROLES = ['api', 'ingest', 'sync', 'agent', 'scheduler', 'projections', 'projections-catalogue', 'projections-shopper'] as const;
 export type Role = (typeof ROLES)[number];
+const DEFAULT_ROLES: readonly Role[] = ['api', 'ingest', 'sync', 'agent', 'scheduler', 'projections'];
 
 export interface RunningService {
   url?: string;
@@ -25,7 +30,7 @@ export interface RunningService {
   shutdown(): Promise<void>;
 }
 
-export async function serve(config: Config, roles: readonly Role[] = ROLES): Promise<RunningService> {
+export async function serve(config: Config, roles: readonly Role[] = DEFAULT_ROLES): Promise<RunningService> {
   const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   const cleanups: Array<() => Promise<void>> = [];
   await ensureDataDir(config.dataDir);
@@ -42,10 +47,10 @@ export async function serve(config: Config, roles: readonly Role[] = ROLES): Pro
   }
   cleanups.unshift(() => platform.close());
   if (platform.migrated.length) logger.info({ applied: platform.migrated }, 'read-model migrations applied');
-  if (roles.includes('projections')) {
-    await platform.projections.start();
-    platform.analytics.start();
-  }
+  const lanes = lanesOfRoles(roles);
+  if (lanes.length) await platform.projections.start(lanes);
+  // The analytics builder fills the shopper lane's analytics generations from history.
+  if (lanes.includes('shopper')) platform.analytics.start();
 
   const admin: AdminChannel = await openAdminChannel(config.dataDir, (argv, progress) => executeCommand(platform, argv, progress), {
     onLate: (argv) => logger.warn({ command: argv.slice(0, 2).join(' ') }, 'an admin command arrived after the CLI had given up on it; not run'),
@@ -55,7 +60,7 @@ export async function serve(config: Config, roles: readonly Role[] = ROLES): Pro
   const workers = await startWorkers(platform, roles, logger);
   // Stop the consumers before anything else closes: in-flight jobs finish or are given back.
   cleanups.unshift(() => workers.stop());
-  for (const role of roles.filter((r) => r !== 'api' && r !== 'projections')) {
+  for (const role of roles.filter((r) => r !== 'api' && !isProjectionRole(r))) {
     const subjects = workersFor([role]).map((w) => w.subject);
     logger.info({ role, subjects }, subjects.length ? 'role enabled' : 'role enabled; no workers registered for it yet');
   }
@@ -68,14 +73,14 @@ export async function serve(config: Config, roles: readonly Role[] = ROLES): Pro
     // app.close() first: stop accepting requests and finish the ones in flight before the stores go.
     cleanups.unshift(() => app!.close());
   }
-  logger.info({ roles, url, eventStore: platform.eventStore.kind, database: platform.database.kind, queue: platform.queue.kind, objects: platform.objects.kind }, 'stylist is running');
+  logger.info({ roles, projectionLanes: lanes, url, eventStore: platform.eventStore.kind, database: platform.database.kind, queue: platform.queue.kind, objects: platform.objects.kind }, 'stylist is running');
   if (process.stdout.isTTY) process.stdout.write(`${startupSummary(config, platform, url, roles).join('\n')}\n`);
   // The scripts are built before the first shopper asks for them.
   if (app) void webBundles().catch((error: unknown) => logger.warn({ err: error }, 'the widget and demo storefront scripts could not be built'));
 
   // The embedded default serves a catalogue at once: the demo organization's store, loaded in the
   // background through the merchant path (`stylist demo seed` does the same on any deployment).
-  if (config.demo.seedAtStart && !config.databaseUrl && roles.includes('projections') && roles.includes('api')) {
+  if (config.demo.seedAtStart && !config.databaseUrl && lanes.includes('catalogue') && roles.includes('api')) {
     const seeding = seedDemo(platform).then(
       (seeded) => logger.info({ datasetId: seeded.datasetId, products: seeded.products, queued: seeded.queued, unchanged: seeded.unchanged }, 'demo catalogue loaded'),
       (error: Error) => logger.warn({ err: error }, 'demo catalogue not loaded'),
@@ -99,7 +104,7 @@ export async function serve(config: Config, roles: readonly Role[] = ROLES): Pro
 }
 
 export function parseRoles(text: string | undefined): Role[] {
-  if (!text) return [...ROLES];
+  if (!text) return [...DEFAULT_ROLES];
   const roles = text.split(',').map((r) => r.trim()).filter(Boolean);
   const unknown = roles.filter((r) => !(ROLES as readonly string[]).includes(r));
   if (unknown.length || !roles.length) throw new Error(`--role takes a comma-separated list of ${ROLES.join(', ')} (got ${JSON.stringify(text)})`);

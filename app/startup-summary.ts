@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { Config } from '../infra/config/config.js';
 import type { Platform } from './platform.js';
+import { lanesOfRoles } from './projection-roles.js';
 
 const STORE_NAMES: Record<string, string> = {
   pglite: 'PGlite (embedded Postgres)',
@@ -17,6 +18,13 @@ const STORE_NAMES: Record<string, string> = {
 };
 
 const named = (kind: string) => STORE_NAMES[kind] ?? kind;
+
+/** Which projection lanes this process keeps current (the catalogue's and the shoppers'). */
+function projectionsRow(roles: readonly string[]): string {
+  const lanes = lanesOfRoles(roles);
+  if (!lanes.length) return 'none here: a process with the projections role keeps the read models current';
+  return `${lanes.map((lane) => `${lane} lane`).join(' · ')}${lanes.length === 1 ? ' only' : ''} (stylist projections status)`;
+}
 
 /** The lines of the summary, without colour. */
 export function startupSummary(config: Config, platform: Pick<Platform, 'eventStore' | 'database' | 'queue' | 'objects'>, url: string | undefined, roles: readonly string[]): string[] {
@@ -38,6 +46,7 @@ export function startupSummary(config: Config, platform: Pick<Platform, 'eventSt
         ] as Array<[string, string]>)
       : [['Roles', roles.join(', ')] as [string, string]]),
     ['Stores', stores],
+    ['Projections', projectionsRow(roles)],
     ['Models', models],
     ['Data', data],
     ...(url ? ([['Demo key', config.demo.key]] as Array<[string, string]>) : []),

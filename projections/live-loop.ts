@@ -1,5 +1,7 @@
-// The live loop: one subscription to `$all` from the lowest checkpoint, cut into batches; per
-// projector and batch one transaction holding its rows and its checkpoint (see apply.ts). A
+// The live loop of one lane (projections/index.ts): one subscription to `$all` from the lowest
+// checkpoint of the lane's projectors, cut into batches; per projector and batch one transaction
+// holding its rows and its checkpoint (see apply.ts). Lanes do not wait for each other: each has
+// its own loop, feed and batches, so a long batch of one never delays an event of another. A
 // failing read of `$all` (a dropped LISTEN connection, a restarted server) resubscribes from the
 // checkpoints after a capped backoff. Poisoned projectors sit out; a poller notices an operator's
 // skip or retry from any process and hands them back to the loop.
@@ -16,8 +18,17 @@ import { backoffMs, type ProjectorState, type RunnerCore } from './runner-core.j
 /** Parallel projector transactions per batch; PGlite serialises them anyway. */
 const CONCURRENCY = 4;
 
+/** The projectors one loop feeds. */
+export interface LaneOfLoop {
+  readonly name: string;
+  readonly states: readonly ProjectorState[];
+  /** Most events per transaction. */
+  readonly batchSize: number;
+}
+
 export class LiveLoop {
   readonly #core: RunnerCore;
+  readonly lane: LaneOfLoop;
   readonly #faultPollMs: number;
   #loop: Promise<void> | undefined;
   /** A stop under way: `start` waits for it rather than mistaking the old loop for a live one. */
@@ -31,8 +42,9 @@ export class LiveLoop {
   #delivered: Position | null | undefined;
   #started = false;
 
-  constructor(core: RunnerCore, faultPollMs: number) {
+  constructor(core: RunnerCore, faultPollMs: number, lane: LaneOfLoop) {
     this.#core = core;
+    this.lane = lane;
     this.#faultPollMs = faultPollMs;
   }
 
@@ -57,9 +69,10 @@ export class LiveLoop {
     await this.#halting;
     if (this.#loop) return;
     const core = this.#core;
-    await ensureCheckpoints(core.db, core.names);
-    const [stored, faults] = await Promise.all([readCheckpoints(core.db, core.names), openFaults(core.db)]);
-    for (const state of core.states.values()) {
+    const names = this.lane.states.map((s) => s.projector.name);
+    await ensureCheckpoints(core.db, names);
+    const [stored, faults] = await Promise.all([readCheckpoints(core.db, names), openFaults(core.db)]);
+    for (const state of this.lane.states) {
       state.fault = faults.get(state.projector.name);
       if (state.rebuilding) continue;
       core.adopt(state, stored.get(state.projector.name) ?? { position: null, eventsApplied: 0 });
@@ -105,15 +118,15 @@ export class LiveLoop {
     this.#polling ??= (async () => {
       const core = this.#core;
       const [open] = await Promise.all([openFaults(core.db), core.recountParked()]);
-      const released = [...core.states.values()].filter((s) => s.fault && !open.has(s.projector.name));
-      for (const state of core.states.values()) if (!state.fault && open.has(state.projector.name)) state.fault = open.get(state.projector.name);
+      const released = this.lane.states.filter((s) => s.fault && !open.has(s.projector.name));
+      for (const state of this.lane.states) if (!state.fault && open.has(state.projector.name)) state.fault = open.get(state.projector.name);
       if (!released.length) return;
       const stored = await readCheckpoints(core.db, released.map((s) => s.projector.name));
       for (const state of released) {
         if (state.inFlight) await state.inFlight.catch(() => {});
         core.adopt(state, stored.get(state.projector.name) ?? { position: null, eventsApplied: 0 });
         state.fault = undefined;
-        core.log.info({ projection: state.projector.name, position: state.position }, 'projection resumes after an operator decision');
+        core.log.info({ projection: state.projector.name, lane: this.lane.name, position: state.position }, 'projection resumes after an operator decision');
       }
       core.notify();
       this.resync();
@@ -131,9 +144,9 @@ export class LiveLoop {
         const from = await this.#subscriptionStart();
         this.#resync = false;
         this.#delivered = from;
-        feed = this.#feed = new EventFeed(core.store, from, core.batchSize * 2, stopping);
+        feed = this.#feed = new EventFeed(core.store, from, this.lane.batchSize * 2, stopping);
         for (;;) {
-          const batch = await feed.take(core.batchSize);
+          const batch = await feed.take(this.lane.batchSize);
           if (!batch || stopping.aborted) break;
           const previous = this.#delivered;
           assertAscending(batch, previous);
@@ -146,7 +159,7 @@ export class LiveLoop {
       } catch (error) {
         if (stopping.aborted) break;
         const retryInMs = Math.round(backoffMs(core.retry, ++attempt));
-        core.log.error({ err: error, retryInMs, attempt }, 'projection runner: reading $all or a batch failed; resubscribing from the checkpoints');
+        core.log.error({ err: error, lane: this.lane.name, retryInMs, attempt }, 'projection runner: reading $all or a batch failed; resubscribing from the checkpoints');
         await sleep(retryInMs, undefined, { signal: stopping }).catch(() => {});
       } finally {
         await feed?.close();
@@ -158,7 +171,7 @@ export class LiveLoop {
 
   /** The lowest checkpoint of the projectors the loop feeds; the head when none is live. */
   async #subscriptionStart(): Promise<Position | null> {
-    const live = [...this.#core.states.values()].filter((s) => !s.fault && !s.error && !s.rebuilding);
+    const live = this.lane.states.filter((s) => !s.fault && !s.error && !s.rebuilding);
     if (!live.length) return this.#core.store.headPosition();
     let lowest: Position | null | undefined;
     for (const { position } of live) {
@@ -174,7 +187,7 @@ export class LiveLoop {
     const last = batch.at(-1)!.position;
     const working: Array<{ state: ProjectorState; events: readonly RecordedEvent[] }> = [];
     const idle: ProjectorState[] = [];
-    for (const state of core.states.values()) {
+    for (const state of this.lane.states) {
       if (state.fault || state.error || state.rebuilding) continue;
       if (previous && (!state.position || comparePositions(state.position, previous) < 0)) {
         // Behind the subscription (a rebuild stopped half-way, a checkpoint moved elsewhere, a

@@ -1,6 +1,6 @@
 // Rebuild hand-off: empties the named projectors' tables and replays `$all` through them in one
-// pass while the live loop leaves them alone, then hands them back to the loop without a gap:
-// the replay reads on until each target has reached what the loop last delivered.
+// pass (whatever their lanes) while the live loops leave them alone, then hands each back to its
+// lane's loop without a gap: the replay reads on until each target has reached what its loop last delivered.
 import { sql } from 'kysely';
 import { comparePositions } from '../infra/eventstore/position.js';
 import { eventsAfter } from './apply.js';
@@ -15,9 +15,12 @@ import { RebuildFailed } from './runner-errors.js';
 /** A rebuild is not stopped by the live loop's stop: it runs to its end. */
 const neverAborted = new AbortController().signal;
 
+/** The live loop that feeds a projector (its lane's). */
+export type LoopOf = (state: ProjectorState) => Pick<LiveLoop, 'delivered' | 'resync'>;
+
 export async function rebuildProjectors(
   core: RunnerCore,
-  live: LiveLoop,
+  loopOf: LoopOf,
   names?: readonly string[],
   onProgress: (events: number) => void = () => undefined,
 ): Promise<{ rebuilt: string[]; events: number }> {
@@ -31,13 +34,13 @@ export async function rebuildProjectors(
     await Promise.all(targets.map((s) => s.inFlight?.catch(() => {})));
     await ensureCheckpoints(core.db, targets.map((s) => s.projector.name));
     for (const state of targets) await reset(core, state);
-    events = await replay(core, live, targets, onProgress);
+    events = await replay(core, loopOf, targets, onProgress);
   } finally {
     await core.recountParked({ ifKnown: true });
     for (const state of targets) state.rebuilding = false;
     core.notify();
-    // The live loop may have moved past while it left these alone: it resubscribes from them.
-    live.resync();
+    // The live loops may have moved past while they left these alone: they resubscribe from them.
+    for (const loop of new Set(targets.map(loopOf))) loop.resync();
   }
   const rebuilt = targets.map((s) => s.projector.name);
   core.log.info({ rebuilt, events, seconds: (Date.now() - started) / 1000 }, 'projections rebuilt');
@@ -66,7 +69,7 @@ async function reset(core: RunnerCore, state: ProjectorState): Promise<void> {
 }
 
 /** Replays `$all` from the start through `targets`; returns how many events it read. */
-async function replay(core: RunnerCore, live: LiveLoop, targets: readonly ProjectorState[], onProgress: (events: number) => void): Promise<number> {
+async function replay(core: RunnerCore, loopOf: LoopOf, targets: readonly ProjectorState[], onProgress: (events: number) => void): Promise<number> {
   let active = [...targets];
   let read = 0;
   return replayAll({
@@ -84,13 +87,13 @@ async function replay(core: RunnerCore, live: LiveLoop, targets: readonly Projec
       onProgress(read);
       return active.length > 0;
     },
-    caughtUp: () => active.every((s) => caughtUpWithLive(live, s)),
+    caughtUp: () => active.every((s) => caughtUpWithLive(loopOf(s), s)),
     onProgress: (events, eventsPerSecond) => core.log.info({ projections: active.map((s) => s.projector.name), events, eventsPerSecond }, 'rebuilding projections'),
   });
 }
 
 /** Whether the live loop can take the projector over without a gap. */
-function caughtUpWithLive(live: LiveLoop, state: ProjectorState): boolean {
+function caughtUpWithLive(live: Pick<LiveLoop, 'delivered'>, state: ProjectorState): boolean {
   const delivered = live.delivered;
   if (!delivered) return true;
   return !!state.position && comparePositions(state.position, delivered) >= 0;

@@ -1,4 +1,5 @@
-// Runs the projectors. The jobs live in their own modules: the live loop (live-loop.ts), the
+// Runs the projectors, lane by lane (projections/index.ts): each lane its own live loop, started
+// together or one per process. The jobs live in their own modules: the live loop (live-loop.ts), the
 // read-your-writes waits (waits.ts), the rebuild hand-off (rebuild.ts), status and readiness
 // (status.ts), the retry-or-poison step every batch goes through (runner-core.ts), and the
 // per-organization lanes: an organization's event that keeps failing is parked for that
@@ -8,25 +9,29 @@ import type { Kysely } from 'kysely';
 import type { EventStore } from '../infra/eventstore/port.js';
 import type { Position } from '../infra/eventstore/position.js';
 import { retryFault, skipFault, type ProjectionFault } from './faults.js';
+import type { ProjectionLane } from './index.js';
 import { LiveLoop } from './live-loop.js';
 import { replayParked, type FailedLane, type ReplayedLane } from './parked-replay.js';
 import type { Projector } from './projector.js';
 import { rebuildProjectors } from './rebuild.js';
 import { DEFAULT_RETRY, RunnerCore, type RetryPolicy, type RunnerLogger } from './runner-core.js';
-import { oldestTransaction, projectionStatus, readinessOf, type OldestTransaction, type ProjectionReadiness, type ProjectionStatus } from './status.js';
+import { oldestTransaction, projectionStatus, readinessOf, type LaneView, type OldestTransaction, type ProjectionReadiness, type ProjectionStatus } from './status.js';
 import { waitForPosition } from './waits.js';
 
 export { ProjectionDegraded, ProjectionTimeout, RebuildFailed } from './runner-errors.js';
 export type { DegradedLane } from './parked.js';
 export type { FailedLane, ReplayedLane } from './parked-replay.js';
 export { FaultMismatch, type ProjectionFault } from './faults.js';
-export { LAG_COUNT_LIMIT, type DegradedOrganization, type OldestTransaction, type ProjectionReadiness, type ProjectionStatus } from './status.js';
+export { LAG_COUNT_LIMIT, type DegradedOrganization, type LaneReadiness, type OldestTransaction, type ProjectionReadiness, type ProjectionStatus } from './status.js';
 export type { RetryPolicy, RunnerLogger } from './runner-core.js';
 
 export interface ProjectionRunnerOptions {
   store: EventStore;
   db: Kysely<any>;
-  projectors: readonly Projector[];
+  /** The read models in their lanes, each lane one live loop (the service: projectionLanes). */
+  lanes?: readonly ProjectionLane[];
+  /** Or the read models in one lane (named `projections`). */
+  projectors?: readonly Projector[];
   logger?: RunnerLogger;
   /** Most events per transaction (default 500). */
   batchSize?: number;
@@ -47,32 +52,55 @@ const silent: RunnerLogger = { info() {}, warn() {}, error() {} };
 
 export class ProjectionRunner {
   readonly #core: RunnerCore;
-  readonly #live: LiveLoop;
+  /** One loop per lane, by lane name. */
+  readonly #loops = new Map<string, LiveLoop>();
+  /** The loop of each projector, by projector name. */
+  readonly #loopOf = new Map<string, LiveLoop>();
 
   constructor(options: ProjectionRunnerOptions) {
     const retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.#core = new RunnerCore(options.store, options.db, options.logger ?? silent, options.batchSize ?? 500, retry, options.projectors);
-    this.#live = new LiveLoop(this.#core, options.faultPollMs ?? 2000);
+    const batchSize = options.batchSize ?? 500;
+    const lanes = options.lanes ?? [{ name: 'projections', projectors: options.projectors ?? [] }];
+    this.#core = new RunnerCore(options.store, options.db, options.logger ?? silent, batchSize, retry, lanes.flatMap((lane) => lane.projectors));
+    for (const lane of lanes) {
+      if (this.#loops.has(lane.name)) throw new Error(`two projection lanes are named ${lane.name}`);
+      const states = lane.projectors.map((p) => this.#core.state(p.name));
+      const loop = new LiveLoop(this.#core, options.faultPollMs ?? 2000, { name: lane.name, states, batchSize: lane.batchSize ?? batchSize });
+      this.#loops.set(lane.name, loop);
+      for (const state of states) this.#loopOf.set(state.projector.name, loop);
+    }
   }
 
-  /** Needs the read-model migrations applied. Poisoned projectors stay stopped until skip or retry. */
-  start(): Promise<void> {
-    return this.#live.start();
+  /** The lane names, in order. */
+  get lanes(): string[] {
+    return [...this.#loops.keys()];
   }
 
-  /** Ends the subscription and waits for the batch being applied. */
-  stop(): Promise<void> {
-    return this.#live.stop();
+  /**
+   * Starts the live loop of each named lane (every lane when absent). Needs the read-model
+   * migrations applied. Poisoned projectors stay stopped until skip or retry.
+   */
+  async start(lanes?: readonly string[]): Promise<void> {
+    const loops = (lanes ?? this.lanes).map((name) => this.#loop(name));
+    await Promise.all(loops.map((loop) => loop.start()));
+  }
+
+  /** Ends every subscription and waits for the batches being applied. */
+  async stop(): Promise<void> {
+    await Promise.all([...this.#loops.values()].map((loop) => loop.stop()));
   }
 
   /** Resolves once every named projector has applied `position`; ProjectionTimeout otherwise. */
   waitFor(position: Position, names: readonly string[], timeoutMs = 5000): Promise<void> {
-    return waitForPosition(this.#core, this.#live.running, position, names, timeoutMs);
+    // Local when this process runs the loop of every projector waited for: it is told of each
+    // batch; otherwise it looks at the stored checkpoints.
+    const local = names.every((name) => this.#loopOf.get(name)?.running);
+    return waitForPosition(this.#core, local, position, names, timeoutMs);
   }
 
   /** Checkpoints, lag and faults as stored (so it also sees another process's runner) with this process's states. */
   status(): Promise<ProjectionStatus[]> {
-    return projectionStatus(this.#core, this.#live.running);
+    return projectionStatus(this.#core, this.#laneView());
   }
 
   oldestTransaction(): Promise<OldestTransaction | null> {
@@ -81,8 +109,9 @@ export class ProjectionRunner {
 
   /** For `/readyz`: poisoned or lagging projectors, and a stopped loop in a process that ran one. */
   async readiness(lagLimitSeconds: number): Promise<ProjectionReadiness> {
-    const [statuses, oldest] = await Promise.all([projectionStatus(this.#core, this.#live.running, { count: false }), this.oldestTransaction()]);
-    return readinessOf(statuses, oldest, lagLimitSeconds, this.#live.started);
+    const [statuses, oldest] = await Promise.all([projectionStatus(this.#core, this.#laneView(), { count: false }), this.oldestTransaction()]);
+    const lanes = new Map([...this.#loops].map(([name, loop]) => [name, { running: loop.running, started: loop.started }]));
+    return readinessOf(statuses, oldest, lagLimitSeconds, lanes);
   }
 
   /**
@@ -91,7 +120,7 @@ export class ProjectionRunner {
    */
   /** `onProgress`: events replayed so far, after each page. */
   rebuild(names?: readonly string[], onProgress?: (events: number) => void): Promise<{ rebuilt: string[]; events: number }> {
-    return rebuildProjectors(this.#core, this.#live, names, onProgress);
+    return rebuildProjectors(this.#core, (state) => this.#loopOf.get(state.projector.name)!, names, onProgress);
   }
 
   /** Moves the projector past its poisoned event at `position` without applying it. */
@@ -124,7 +153,21 @@ export class ProjectionRunner {
 
   /** A running loop resumes at once; otherwise the process running it notices within its poll. */
   async #pickUp(): Promise<void> {
-    if (this.#live.running) await this.#live.syncFaults();
+    await Promise.all([...this.#loops.values()].filter((loop) => loop.running).map((loop) => loop.syncFaults()));
+  }
+
+  #loop(name: string): LiveLoop {
+    const loop = this.#loops.get(name);
+    if (!loop) throw new Error(`unknown projection lane ${JSON.stringify(name)}; known: ${this.lanes.join(', ')}`);
+    return loop;
+  }
+
+  /** Per projector: its lane, and whether that lane's loop runs here. */
+  #laneView(): LaneView {
+    return (name) => {
+      const loop = this.#loopOf.get(name)!;
+      return { lane: loop.lane.name, running: loop.running };
+    };
   }
 }
 

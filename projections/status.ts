@@ -13,9 +13,14 @@ export const LAG_COUNT_LIMIT = 10_000;
 
 export type ProjectorRunState = 'running' | 'retrying' | 'poisoned' | 'rebuilding' | 'stopped';
 
+/** A projector's lane, and whether that lane's loop runs in this process. */
+export type LaneView = (projector: string) => { lane: string; running: boolean };
+
 export interface ProjectionStatus {
   name: string;
-  /** `stopped`: no live loop in this process (another process may run it: see the lag). */
+  /** Its lane (projections/index.ts): the live loop it shares, which a process may run alone. */
+  lane: string;
+  /** `stopped`: no live loop of its lane in this process (another process may run it: see the lag). */
   state: ProjectorRunState;
   position: string | null;
   /** Events that had a handler, applied since the last rebuild. */
@@ -40,7 +45,7 @@ export interface OldestTransaction {
   state: string | null;
 }
 
-export async function projectionStatus(core: RunnerCore, running: boolean, { count = true }: { count?: boolean } = {}): Promise<ProjectionStatus[]> {
+export async function projectionStatus(core: RunnerCore, laneOf: LaneView, { count = true }: { count?: boolean } = {}): Promise<ProjectionStatus[]> {
   const names = core.names;
   const [stored, faults, lanes, head] = await Promise.all([
     readCheckpoints(core.db, names),
@@ -58,11 +63,13 @@ export async function projectionStatus(core: RunnerCore, running: boolean, { cou
     [...core.states.values()].map(async (state): Promise<ProjectionStatus> => {
       const checkpoint = stored.get(state.projector.name) ?? { position: null, eventsApplied: 0 };
       const fault = state.fault ?? faults.get(state.projector.name);
+      const { lane, running } = laneOf(state.projector.name);
       const runState: ProjectorRunState = fault ? 'poisoned' : state.rebuilding ? 'rebuilding' : !running ? 'stopped' : state.retrying ? 'retrying' : 'running';
       const error = fault ? `${fault.eventType} at ${fault.position}: ${fault.error}` : (state.error ?? state.retrying?.error);
       const degraded = lanes.filter((lane) => lane.projector === state.projector.name);
       return {
         name: state.projector.name,
+        lane,
         state: runState,
         position: checkpoint.position && positionToString(checkpoint.position),
         eventsApplied: checkpoint.eventsApplied,
@@ -139,7 +146,18 @@ export type ProjectionReadiness = {
    * unready (every other organization is served), so `ok` stays as it is; /readyz says `degraded`.
    */
   degraded?: DegradedOrganization[];
+  /** Per lane: whether a loop of it runs in this process, and how far behind its slowest projector is. */
+  lanes: LaneReadiness[];
 };
+
+export interface LaneReadiness {
+  name: string;
+  /** Runs in this process; false: another process runs it, or none (see lagSeconds). */
+  here: boolean;
+  /** The largest lag among its projectors, in seconds. */
+  lagSeconds: number;
+  ok: boolean;
+}
 
 export interface DegradedOrganization {
   organizationId: string;
@@ -157,18 +175,41 @@ function degradedOrganizations(statuses: readonly ProjectionStatus[]): DegradedO
   }));
 }
 
-/** `expectRunning`: this process runs the live loop, so a stopped loop is a problem here. */
-export function readinessOf(statuses: readonly ProjectionStatus[], oldest: OldestTransaction | null, lagLimitSeconds: number, expectRunning: boolean): ProjectionReadiness {
+/**
+ * `lanes`: each lane's loop in this process, running now or ever started here (a lane stopped in
+ * the process that ran it is a problem; one run elsewhere is judged by its lag alone).
+ */
+export function readinessOf(
+  statuses: readonly ProjectionStatus[],
+  oldest: OldestTransaction | null,
+  lagLimitSeconds: number,
+  lanes: ReadonlyMap<string, { running: boolean; started: boolean }>,
+): ProjectionReadiness {
   const problems: Array<{ name: string; reason: string }> = [];
   for (const status of statuses) {
     if (status.fault) {
       problems.push({ name: status.name, reason: `poisoned: stopped at ${status.fault.position} (${status.fault.eventType}) after ${status.fault.attempts} attempts` });
-    } else if (status.state === 'stopped' && expectRunning) {
+    } else if (status.state === 'stopped' && lanes.get(status.lane)?.started) {
       problems.push({ name: status.name, reason: 'stopped' });
     } else if (status.lagSeconds > lagLimitSeconds) {
       problems.push({ name: status.name, reason: `${status.lagSeconds} s behind the head of $all (limit ${lagLimitSeconds} s)${status.state === 'rebuilding' ? ', rebuilding' : ''}` });
     }
   }
   const degraded = degradedOrganizations(statuses);
-  return { ok: problems.length === 0, lagLimitSeconds, problems, oldestTransactionSeconds: oldest ? oldest.seconds : null, ...(degraded.length ? { degraded } : {}) };
+  const byLane = new Map<string, LaneReadiness>();
+  const troubled = new Set(problems.map((p) => p.name));
+  for (const status of statuses) {
+    const lane = byLane.get(status.lane) ?? { name: status.lane, here: lanes.get(status.lane)?.running ?? false, lagSeconds: 0, ok: true };
+    lane.lagSeconds = Math.max(lane.lagSeconds, status.lagSeconds);
+    lane.ok &&= !troubled.has(status.name);
+    byLane.set(status.lane, lane);
+  }
+  return {
+    ok: problems.length === 0,
+    lagLimitSeconds,
+    problems,
+    oldestTransactionSeconds: oldest ? oldest.seconds : null,
+    ...(degraded.length ? { degraded } : {}),
+    lanes: [...byLane.values()],
+  };
 }

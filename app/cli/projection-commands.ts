@@ -45,6 +45,18 @@ const statusLine = (p: ProjectionStatus): string => {
 const laneLine = (l: DegradedLane): string =>
   `\n  degraded for organization ${l.organizationId}: ${l.parkedEvents} event${l.parkedEvents === 1 ? '' : 's'} parked since ${l.parkedAt}\n    failed on ${l.eventType} at ${l.position} in ${l.streamId} (event ${l.eventId}), ${l.attempts} attempts: ${l.error}\n    stylist projections replay-parked ${l.projector} --org ${l.organizationId}`;
 
+/** Each lane's projectors under one line of its own: where its loop runs and how far behind it is. */
+const laneLines = (statuses: readonly ProjectionStatus[]): string[] => {
+  const lanes = [...new Set(statuses.map((p) => p.lane))];
+  return lanes.flatMap((lane) => {
+    const own = statuses.filter((p) => p.lane === lane);
+    const here = own.some((p) => p.state !== 'stopped' && p.state !== 'poisoned');
+    const lagSeconds = Math.max(...own.map((p) => p.lagSeconds));
+    const lag = own.some((p) => p.lag === undefined) ? '' : `, up to ${Math.max(...own.map((p) => p.lag ?? 0))} events`;
+    return [`${lane} lane: ${here ? 'runs in this process' : 'not run by this process'}; behind by up to ${lagSeconds} s${lag}`, ...own.map(statusLine)];
+  });
+};
+
 const replayedLine = (l: ReplayedLane): string => `${l.projector} for organization ${l.organizationId}: ${l.events} parked event${l.events === 1 ? '' : 's'} applied`;
 const failedLine = (l: FailedLane): string => `${l.projector} for organization ${l.organizationId}: still parked, ${l.error}`;
 
@@ -73,7 +85,7 @@ export const projectionCommands: CommandSpec[] = [
     },
     text: (r) =>
       [
-        ...(r.projections as ProjectionStatus[]).map(statusLine),
+        ...laneLines(r.projections as ProjectionStatus[]),
         ...(r.analyticsRebuilds as BuildingGeneration[]).map(analyticsLine),
         oldestLine(r.oldestTransaction === 'n/a' ? null : r.oldestTransaction),
       ].join('\n'),

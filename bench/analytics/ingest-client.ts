@@ -11,6 +11,8 @@ interface Settings {
   batch: number;
   connections: number;
   seconds: number;
+  /** Requests per second across all connections; absent: as fast as the server answers. */
+  rate?: number;
 }
 
 const settings = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Settings;
@@ -31,6 +33,7 @@ const result = await autocannon({
   url: settings.url,
   connections: settings.connections,
   duration: settings.seconds,
+  ...(settings.rate ? { overallRate: settings.rate } : {}),
   requests: [
     {
       method: 'POST',

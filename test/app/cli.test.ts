@@ -178,7 +178,16 @@ t.test('stylist serve answers /healthz, takes CLI commands over its admin channe
   t.same(await ready.json(), {
     status: 'ready',
     checks: { eventStore: 'ok', database: 'ok', queue: 'ok', objectStore: 'ok', turnChannel: 'ok', projections: 'ok' },
-    projections: { lagLimitSeconds: 30, problems: [], oldestTransactionSeconds: null },
+    projections: {
+      lagLimitSeconds: 30,
+      problems: [],
+      oldestTransactionSeconds: null,
+      // Both projection lanes run in the one embedded process.
+      lanes: [
+        { name: 'catalogue', here: true, lagSeconds: 0, ok: true },
+        { name: 'shopper', here: true, lagSeconds: 0, ok: true },
+      ],
+    },
   });
   t.equal((await stat(dataDir)).mode & 0o777, 0o700, 'DATA_DIR created 0700');
   // Every file the service wrote (database, secret, admin channel) is the service user's alone.
