@@ -4,28 +4,25 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../infra/config/config.js';
 import { openDatabase, type Database } from '../infra/db/database.js';
-import { openEventStoreDb } from '../infra/eventstore/esdb.js';
 import type { EventStore } from '../infra/eventstore/port.js';
 import { openPostgresEventStore } from '../infra/eventstore/postgres.js';
 import { probeEventStore } from '../infra/eventstore/probe.js';
 import { upcasting } from '../infra/eventstore/upcasting.js';
 import { openFileObjectStore } from '../infra/objects/files.js';
 import type { ObjectStore } from '../infra/objects/port.js';
-import { openS3ObjectStore } from '../infra/objects/s3.js';
 import { createInProcessQueue } from '../infra/queue/inprocess.js';
-import { openJetStreamQueue } from '../infra/queue/jetstream.js';
 import type { WorkQueue } from '../infra/queue/port.js';
 import { deadLetterStore, type DeadLetterStore } from '../infra/queue/dead-letters.js';
-import { allProjectors } from '../projections/index.js';
+import { projectionLanes } from '../projections/index.js';
 import { migrate } from '../projections/migrations.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { AnalyticsBuilder } from '../projections/analytics-builder.js';
 import { createInProcessChannel } from '../infra/channel/inprocess.js';
-import { openNatsChannel } from '../infra/channel/nats.js';
 import type { TurnChannel } from '../infra/channel/port.js';
 import { openModels } from '../infra/models/index.js';
 import type { Embedder } from '../infra/models/port.js';
-import { SearchMemory } from '../projections/search-memory.js';
+import { SEARCH_MEMORY_READ_MODELS, SearchMemory } from '../projections/search-memory.js';
+import { followStaleness } from '../api/stale-follower.js';
 import { ensureDataDir, narrowTreeToOwner } from './data-dir.js';
 import { serverSecret } from './secret.js';
 import type { KeyDirectory } from '../api/auth/key-directory.js';
@@ -122,18 +119,34 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
   const deadLetters = deadLetterStore(database.db);
   const queueOptions = { maxInFlight: config.queue.maxInFlight, deadLetters: deadLetters.record };
   const queue = await step('work queue', async () =>
-    config.natsUrl ? openJetStreamQueue({ url: config.natsUrl, name: 'stylist', prefix: config.natsPrefix, ...queueOptions }) : createInProcessQueue(queueOptions),
+    // The production adapters are loaded only when configured: the embedded default never holds their modules (about 70 MB of RSS together).
+    config.natsUrl ? (await import('../infra/queue/jetstream.js')).openJetStreamQueue({ url: config.natsUrl, name: 'stylist', prefix: config.natsPrefix, ...queueOptions }) : createInProcessQueue(queueOptions),
   );
   const objects = await step('object store', () =>
-    config.s3 ? openS3ObjectStore(config.s3) : openFileObjectStore(path.join(config.dataDir, 'objects')),
+    config.s3 ? import('../infra/objects/s3.js').then(({ openS3ObjectStore }) => openS3ObjectStore(config.s3!)) : openFileObjectStore(path.join(config.dataDir, 'objects')),
   );
   const channel = await step('turn channel', async () =>
-    config.natsUrl ? openNatsChannel({ url: config.natsUrl, prefix: config.natsPrefix, name: 'stylist-turns' }) : createInProcessChannel(),
+    config.natsUrl ? (await import('../infra/channel/nats.js')).openNatsChannel({ url: config.natsUrl, prefix: config.natsPrefix, name: 'stylist-turns' }) : createInProcessChannel(),
   );
   let search: { memory: SearchMemory; embedder: Embedder } | undefined;
-  const projections = new ProjectionRunner({ store: eventStore, db: database.db, projectors: allProjectors, logger });
+  const projections = new ProjectionRunner({ store: eventStore, db: database.db, lanes: projectionLanes, logger });
   const analytics = new AnalyticsBuilder({ store: eventStore, db: database.db, logger });
 
+  // One search memory a process, within SEARCH_MEMORY_MB, its datasets' copies saved in the object
+  // store; an archived or deleted dataset leaves it when its event arrives (SearchMemory.staleBy).
+  const openSearch = () => {
+    const memory = new SearchMemory(database.db, {
+      budgetBytes: config.search.memoryBytes,
+      snapshots: objects,
+      log: logger,
+      onError: (error) => logger.warn({ err: error }, 'search memory could not load or catch up; the next search retries'),
+    });
+    followStaleness(eventStore, (position) => projections.waitFor(position, SEARCH_MEMORY_READ_MODELS, 60_000), { log: logger, cache: 'search memory' }, memory.staleBy).then(
+      (following) => memory.stopOnClose(() => following.abort()),
+      (error: unknown) => logger.warn({ err: error }, 'search memory is not following dataset events: archived and deleted datasets leave it only when evicted'),
+    );
+    return { memory, embedder: openModels(config).embedder };
+  };
   // Closed in reverse: the runner before the event store it reads, the stores before the database.
   const resources = [...opened].reverse();
   const platform: Platform = {
@@ -145,11 +158,7 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
     deadLetters,
     objects,
     channel,
-    search: () =>
-      (search ??= {
-        memory: new SearchMemory(database.db, { onError: (error) => logger.warn({ err: error }, 'search memory could not load or catch up; the next search retries') }),
-        embedder: openModels(config).embedder,
-      }),
+    search: () => (search ??= openSearch()),
     projections,
     analytics,
     secret,
@@ -180,6 +189,7 @@ async function closeAll(resources: Array<{ close(): Promise<void> }>): Promise<v
 
 /** EventStoreDB runs in no CI run: each start proves the server keeps the port's promises first. */
 async function openProbedEventStoreDb(url: string): Promise<EventStore> {
+  const { openEventStoreDb } = await import('../infra/eventstore/esdb.js');
   const store = await openEventStoreDb(url);
   try {
     await probeEventStore(store);

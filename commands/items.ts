@@ -59,17 +59,21 @@ export class ParsedEntry {
 }
 
 /**
- * What a sync holds of a feed product as the feed is read: its listing, made as the product
- * completes, or, for a product the checks below refuse, just why (checked on the whole product,
- * as an upload's entry is). The raw product is never held beside the listing.
+ * What is held of an entry as a feed or an upload body is read: its listing, made as the entry
+ * completes, or, for an entry the checks below refuse, just why (checked on the whole entry).
+ * The raw entry is never held beside the listing.
  */
+export function keptEntry(shape: 'items' | 'products', entry: unknown, storeUrl: string): RefusedEntry | ParsedEntry {
+  const failures: UploadOutcome['failures'] = [];
+  const listing = listingOf(shape, entry, storeUrl, 0, failures);
+  return listing ? new ParsedEntry(listing) : new RefusedEntry(failures[0]!.sku, failures[0]!.error);
+}
+
+/** What a sync holds of a feed product as the feed is read (keptEntry). */
 export const feedProductKeeper =
   (storeUrl: string) =>
-  (product: Record<string, unknown>): RefusedEntry | ParsedEntry => {
-    const failures: UploadOutcome['failures'] = [];
-    const listing = listingOf('products', product, storeUrl, 0, failures);
-    return listing ? new ParsedEntry(listing) : new RefusedEntry(failures[0]!.sku, failures[0]!.error);
-  };
+  (product: Record<string, unknown>): RefusedEntry | ParsedEntry =>
+    keptEntry('products', product, storeUrl);
 
 /** One entry checked and made into its listing, or its failure recorded. */
 function listingOf(shape: 'items' | 'products', entry: unknown, storeUrl: string, index: number, failures: UploadOutcome['failures']): Listing | null {

@@ -1,9 +1,9 @@
-// Items of a dataset (document 2 "Datasets", document 3 §3 Items): upload in either shape, the
-// ingest queue, the live item list, one item whatever its status, publishing, and the audit
-// trail of a dataset and of an item, read straight from their streams.
+// Items of a dataset (document 2 "Datasets", document 3 §3 Items): upload in either shape
+// (item-upload.ts), the ingest queue, the live item list, one item whatever its status,
+// publishing, and the audit trail of a dataset and of an item, read straight from their streams.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { setItemStatus, uploadItems } from '../../commands/items.js';
+import { setItemStatus } from '../../commands/items.js';
 import { DatasetNotFound } from '../../domain/dataset/index.js';
 import { Invalid, NotFound } from '../../domain/errors.js';
 import { itemStream } from '../../domain/item/events.js';
@@ -11,7 +11,6 @@ import type { RecordedEvent } from '../../infra/eventstore/port.js';
 import { getDataset } from '../../projections/queries/datasets.js';
 import { isUuid } from '../../projections/queries/rows.js';
 import { getItem, listItems, listQueue } from '../../projections/queries/items.js';
-import { budgetedBody, declaredBody } from '../body-budget.js';
 import { zodRoutes } from '../plugins/validation.js';
 import type { CatalogueContext } from './catalogue-context.js';
 import { callerOf, commandMeta } from './context.js';
@@ -19,32 +18,9 @@ import { DATASET_ERRORS, settle } from './dataset-shared.js';
 import { linkItem, type ImageLinks } from '../../domain/item/image-links.js';
 import { itemSchema } from './item-schema.js';
 import { pagination, paginationSchema, validatedPage } from './pagination.js';
+import { itemUploadRoute } from './item-upload.js';
 
-export const UPLOAD_LIMIT = 1000;
-/**
- * 1,000 entries (document 3) of real products: products.json products of seven real stores weigh
- * 3.0 KB on average, 8.3 KB at the 99th percentile and 11.8 KB at most, so 1,000 × 16 KB = 16 MB
- * holds a full upload of even the heaviest (11.8 MB) with room for ItemInput's longer fields. The
- * field bounds (ENTRY_LIMITS) cap one entry; this caps the request, which is what one parse costs
- * (about 7 bytes of memory per byte of body). A bigger body answers 413 `Request body is too large.`
- */
-export const UPLOAD_BODY_LIMIT = 16 * 1024 * 1024;
-
-const uploadMessages = {
-  shape: `Send items (ItemInput objects) or products (objects of a store's products.json): an array of 1 to ${UPLOAD_LIMIT} entries.`,
-  both: 'Send items or products, not both.',
-};
-
-const entries = z.array(z.unknown(), { error: uploadMessages.shape });
-const uploadBody = z
-  .object({ items: entries.optional(), products: entries.optional() })
-  .superRefine((body, context) => {
-    // Both shapes at once is its own mistake, whatever their sizes.
-    if (body.items && body.products) return void context.addIssue({ code: 'custom', message: uploadMessages.both });
-    const list = body.items ?? body.products;
-    if (!list || list.length < 1 || list.length > UPLOAD_LIMIT) context.addIssue({ code: 'custom', path: [body.products ? 'products' : 'items'], message: uploadMessages.shape });
-  })
-  .describe(`Either \`items\` (ItemInput) or \`products\` (Shopify products.json objects), 1 to ${UPLOAD_LIMIT}.`);
+export { UPLOAD_BODY_LIMIT, UPLOAD_LIMIT } from './item-upload.js';
 
 const itemParams = z.object({ datasetId: z.string(), itemId: z.string() });
 const datasetParams = z.object({ datasetId: z.string() });
@@ -70,44 +46,7 @@ export const itemRoutes = (context: CatalogueContext & ImageLinks) => (app: Fast
     return dataset;
   };
 
-  routes.post(
-    '/v1/datasets/:datasetId/items/upload',
-    {
-      bodyLimit: UPLOAD_BODY_LIMIT,
-      // The body is read within the process's budget, paced, and its bytes count until the answer went out.
-      preParsing: budgetedBody(context.uploadBudget, { bytes: (request) => declaredBody(request, UPLOAD_BODY_LIMIT) }),
-      config: { auth: 'private', resource: 'api.v1.datasets.items.upload' },
-      schema: {
-        summary: 'Upload items',
-        description:
-          'Each entry is checked on its own: a bad one is listed under failures and the rest are queued. The same sku always maps to the same itemId. ' +
-          'A body that arrives too slowly or not by its deadline is answered 408.',
-        params: datasetParams,
-        body: uploadBody,
-        response: {
-          202: z.object({
-            queued: z.array(z.object({ itemId: z.uuid(), sku: z.string(), status: z.enum(['pending', 'partial_update', 'unchanged']) })),
-            failures: z.array(z.object({ index: z.number().int(), sku: z.string().nullable(), error: z.string() })),
-            summary: z.object({ total: z.number().int(), queued: z.number().int(), failed: z.number().int(), unchanged: z.number().int() }),
-          }),
-        },
-      },
-    },
-    async (request, reply) => {
-      const { organizationId } = callerOf(request);
-      const dataset = await datasetOf(organizationId, request.params.datasetId);
-      const shape = request.body.items ? 'items' : 'products';
-      const outcome = await uploadItems(
-        { store: context.eventStore, db: context.db, queue: context.queue },
-        { organizationId, datasetId: dataset.datasetId, storeUrl: dataset.config.storeUrl ?? '', shape, entries: request.body.items ?? request.body.products ?? [] },
-        commandMeta(request),
-      );
-      // A projection that does not catch up answers 500 with the reason (api/plugins/errors.ts).
-      await settle(context, outcome.position);
-      const { position: _position, ...body } = outcome;
-      return reply.code(202).send(body);
-    },
-  );
+  app.register(itemUploadRoute(context, datasetOf));
 
   routes.get(
     '/v1/datasets/:datasetId/items/queue',

@@ -4,8 +4,8 @@
 // the run. Pages are parsed as they stream in, one product at a time, and the caller's `keep`
 // reduces each product as it completes: what a run holds is what it keeps, not the raw feed.
 import { STATUS_CODES } from 'node:http';
-import { Tokenizer, TokenParser, TokenType, type ParsedTokenInfo } from '@streamparser/json';
 import { count, deepestMessage, discard, errorCode, formatBytes, formatDuration, isJson, isWebUrl, retryAfterMs, sleep, withoutQuery } from './fetch-helpers.js';
+import { InvalidJson, JsonLists } from './json-lists.js';
 import { outboundClient, OutboundRefused, type Outbound } from './outbound.js';
 
 export interface FeedNotice {
@@ -322,7 +322,12 @@ async function readProducts(response: Response, page: number, run: Run): Promise
     discard(response);
     throw declared > run.maxPageBytes ? pageTooLarge() : feedTooLarge();
   }
-  const parser = new ProductsParser(run.keep);
+  // Each product reduced by `keep` as it completes; a products list seen twice counts as its last, as JSON.parse reads it.
+  const entries: PageEntry[] = [];
+  const parser = new JsonLists(['products'], {
+    startList: () => void (entries.length = 0),
+    entry: (_key, product) => void entries.push(hasProductId(product) ? { id: String(product.id), kept: run.keep(product) } : null),
+  }, MAX_PAGE_DEPTH);
   const reader = response.body?.getReader();
   let received = 0;
   // TextDecoder drops a leading byte-order mark, which some exported feeds carry, and joins characters split across chunks.
@@ -346,91 +351,9 @@ async function readProducts(response: Response, page: number, run: Run): Promise
     const reason = error.message;
     throw new FeedError(`Page ${page}: the answer is not valid JSON (${reason.length > 120 ? `${reason.slice(0, 120)}…` : reason})`, page);
   }
-  if (!parser.entries) throw new FeedError(`Page ${page}: the answer has no products list`, page);
+  if (parser.root !== 'object' || !parser.isList('products')) throw new FeedError(`Page ${page}: the answer has no products list`, page);
   run.feedBytes += received;
-  return parser.entries;
-}
-
-class InvalidJson extends Error {}
-
-/**
- * `{ "products": [...] }` read token by token: each element of `products` is handed to `keep` as it
- * completes and then dropped from the parser's own copy, and everything else is dropped as it
- * completes. Containers deeper than MAX_PAGE_DEPTH are read as empty (their tokens still checked
- * by the tokenizer), so nesting costs neither stack nor memory, and a product nested that deep
- * still reads as too deep to the checks after it.
- */
-class ProductsParser {
-  // Buffered strings: the default builds each string a character at a time, one small string per character.
-  private readonly tokenizer = new Tokenizer({ stringBufferSize: 64 * 1024, numberBufferSize: 64 });
-  private readonly tokens = new TokenParser({ paths: ['$.products', '$.products.*'], keepStack: false });
-  private readonly found: PageEntry[] = [];
-  private depth = 0;
-  /** The depth of the container being skipped, or 0. */
-  private skippingFrom = 0;
-  private sawText = false;
-  private products: unknown = undefined;
-
-  constructor(keep: (product: FeedProduct) => unknown) {
-    this.tokenizer.onToken = (token) => this.token(token);
-    this.tokens.onValue = ({ value, key, parent, stack }) => {
-      if (stack.length === 1) {
-        this.products = value;
-        return;
-      }
-      // An element of `products`: reduced now, and taken out of the list the parser is building.
-      if (Array.isArray(parent)) {
-        parent.length -= 1;
-        this.found.push(hasProductId(value) ? { id: String(value.id), kept: keep(value) } : null);
-      } else if (parent && typeof parent === 'object') {
-        delete (parent as Record<string, unknown>)[String(key)];
-      }
-    };
-  }
-
-  /** The page's entries once it ended, or null if it had no products list. */
-  get entries(): PageEntry[] | null {
-    return Array.isArray(this.products) ? this.found : null;
-  }
-
-  write(text: string): void {
-    if (!text) return;
-    this.sawText ||= /\S/.test(text);
-    this.guard(() => this.tokenizer.write(text));
-  }
-
-  end(): void {
-    if (!this.sawText) throw new InvalidJson('Unexpected end of JSON input');
-    if (!this.tokenizer.isEnded) this.guard(() => this.tokenizer.end());
-    if (!this.tokens.isEnded) throw new InvalidJson('Unexpected end of JSON input');
-  }
-
-  private token(info: ParsedTokenInfo): void {
-    const opens = info.token === TokenType.LEFT_BRACE || info.token === TokenType.LEFT_BRACKET;
-    const closes = info.token === TokenType.RIGHT_BRACE || info.token === TokenType.RIGHT_BRACKET;
-    if (opens) this.depth++;
-    if (this.skippingFrom) {
-      if (closes && this.depth === this.skippingFrom) {
-        this.skippingFrom = 0;
-        this.tokens.write(info);
-      }
-      if (closes) this.depth--;
-      return;
-    }
-    if (opens && this.depth > MAX_PAGE_DEPTH) this.skippingFrom = this.depth;
-    if (closes) this.depth--;
-    this.tokens.write(info);
-  }
-
-  private guard(step: () => void): void {
-    try {
-      step();
-    } catch (error) {
-      if (error instanceof InvalidJson || !(error instanceof Error) || error.name === 'FeedError') throw error;
-      // The tokenizer's and the token parser's own errors, and any thrown by `keep`, say what broke.
-      throw new InvalidJson(error.message);
-    }
-  }
+  return entries;
 }
 
 function hasProductId(entry: unknown): entry is FeedProduct {
