@@ -3,7 +3,7 @@
 // captured output); a few start real processes, to cover exit codes, signals and the admin channel.
 // `stylist serve` on Postgres and NATS is in test/integration/cli-serve.test.ts.
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readdir, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -174,6 +174,10 @@ t.test('stylist serve answers /healthz, takes CLI commands over its admin channe
   const load = Math.min(4, Math.max(1, loadavg()[0]! / availableParallelism()));
   const bound = Math.round(15_000 * load);
   t.ok(Date.now() - started < bound, `served /healthz ${Date.now() - started} ms after start (bound ${bound} ms at load ×${load.toFixed(2)})`);
+  // On Linux with Node >= 22.15 the server started itself again with MALLOC_ARENA_MAX=2 (bin/stylist.mjs).
+  const execve = typeof (process as { execve?: unknown }).execve === 'function' && process.platform === 'linux';
+  const environ = execve ? (await readFile(`/proc/${server.child.pid}/environ`, 'utf8')).split('\0') : [];
+  t.ok(!execve || environ.includes('MALLOC_ARENA_MAX=2'), execve ? 'the server runs with MALLOC_ARENA_MAX=2' : 'no process.execve on this Node: MALLOC_ARENA_MAX is left to the environment');
   const ready = await fetch(`${server.url}/readyz`);
   t.same(await ready.json(), {
     status: 'ready',
