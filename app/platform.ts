@@ -176,7 +176,7 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
       platform.keys?.stop();
       await analytics.stop();
       await projections.stop();
-      search?.memory.close();
+      await search?.memory.close();
       await closeAll(resources);
     },
   };

@@ -93,6 +93,8 @@ export class SearchMemory {
   private following: Promise<void> | null = null;
   private readonly reloading = new Set<string>();
   private readonly saving = new Set<string>();
+  /** Copies on their way to the object store; close() waits for them. */
+  private readonly pendingSaves = new Set<Promise<unknown>>();
   private readonly toldTooLarge = new Set<string>();
   private readonly budget: number;
   private readonly onClose: Array<() => void> = [];
@@ -234,9 +236,11 @@ export class SearchMemory {
     else this.onClose.push(stop);
   }
 
-  close(): void {
+  /** Stops following and waits for the copies being saved, so the object store can close after it. */
+  async close(): Promise<void> {
     this.closed = true;
     for (const stop of this.onClose.splice(0)) stop();
+    await Promise.all([...this.pendingSaves]);
   }
 
   /**
@@ -345,10 +349,14 @@ export class SearchMemory {
       // Taken now: the memory and its cursor as they stand (the encoding copies both before it first yields).
       const encoding = encodeSnapshot(entry.datasetId, entry.cursor, entry.memory, this.lexicon);
       entry.changesSinceSaved = 0;
-      encoding
+      const saved = encoding
         .then((bytes) => store.put(snapshotKey(entry.datasetId), bytes, { contentType: 'application/octet-stream' }))
         .catch((error: unknown) => this.options.log?.warn({ err: error, datasetId: entry.datasetId }, 'search memory could not save a dataset'))
-        .finally(() => this.saving.delete(entry.datasetId));
+        .finally(() => {
+          this.saving.delete(entry.datasetId);
+          this.pendingSaves.delete(saved);
+        });
+      this.pendingSaves.add(saved);
     });
   }
 

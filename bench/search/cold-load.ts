@@ -105,7 +105,7 @@ async function endToEnd(db: Kysely<any>, datasetId: string, snapshots: ObjectSto
     const [, took] = await timed(() => memory.ready([datasetId], null));
     times.push(took);
     how.push(memory.loads.at(-1)?.how ?? '?');
-    memory.close();
+    await memory.close();
   }
   return { ms: times, how };
 }

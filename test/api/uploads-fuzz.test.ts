@@ -267,8 +267,11 @@ t.test('the pace of a body: random pieces and pauses over real sockets answer 20
     statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
     const plan = `${pieces} pieces, pauses ${pauses.join('/')} ms, seed ${SEED}`;
     const total = pauses.reduce<number>((sum, pause) => sum + pause, 0);
-    // Two windows of silence hold a whole window of it, wherever the windows fall.
-    const surelySlow = pauses.some((pause) => pause >= 2 * limits.windowMs) || total > limits.deadlineMs + 500;
+    // Only the deadline makes a 408 certain: a window of silence is not judged when the server was
+    // itself waiting in it (storing the first piece, say), which on a loaded machine it may well be
+    // (CI once saw "3 pieces, pauses 2500/50 ms" answered 200). Slow windows are pinned where the
+    // server is idle: abuse-slow-uploads.test.ts.
+    const surelySlow = total > limits.deadlineMs + 500;
     // Fast beyond doubt even when a saturated machine delays the server's timers and reads by a
     // second: no pause the slow-body check could mistake for silence.
     const surelyFast = pauses.every((pause) => pause <= 50) && total <= limits.deadlineMs / 4;
