@@ -10,18 +10,13 @@ import t from 'tap';
 import { seedDemo } from '../../app/demo.js';
 import { startTestService } from '../support/service.js';
 import { until } from '../support/until.js';
+import { freePort } from '../support/free-port.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
 
 const listen = (server: Server): Promise<number> => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 
-const freePort = async (): Promise<number> => {
-  const probe = createServer();
-  const port = await listen(probe);
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-};
 
 /** A storefront page on its own origin: searches the service, then shows each result's photo twice. */
 const storefront = (base: string, demoKey: string) => `<!doctype html><html><body><script type="module">

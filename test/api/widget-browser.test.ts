@@ -9,7 +9,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -19,20 +18,13 @@ import type { Progress } from '../../app/cli/progress.js';
 import { webBundles } from '../../infra/web/bundles.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/until.js';
+import { freePort } from '../support/free-port.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
 const ARTEFACTS = path.resolve('.tap/artefacts');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 /** Everything that went wrong in a page: console errors, uncaught exceptions, failed requests, 4xx/5xx answers. */
 function watch(page: Page) {

@@ -1,7 +1,6 @@
 // The ObjectStore contract against the file store, against the S3 store on an in-process s3rver
 // (the S3 protocol peer available everywhere), and against a server of its own when S3_ENDPOINT is
 // set: an operator's MinIO/S3, or in CI an s3rver in another process (.ci/s3-server.mjs).
-import { createServer } from 'node:net';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
@@ -10,6 +9,7 @@ import { openFileObjectStore } from '../../infra/objects/files.js';
 import { openS3ObjectStore } from '../../infra/objects/s3.js';
 import { createS3rver } from '../support/s3rver-peer.mjs';
 import { objectStoreContract } from './objectstore.contract.js';
+import { freePort } from '../support/free-port.js';
 
 /** Every path under `dir` with its size, so any file created, removed or rewritten shows up. */
 const tree = async (dir: string): Promise<string[]> => {
@@ -21,15 +21,6 @@ const tree = async (dir: string): Promise<string[]> => {
   return out.sort();
 };
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 
 t.test('file store', async (t) => {
   const base = await mkdtemp(join(tmpdir(), 'stylist-objects-'));

@@ -5,24 +5,15 @@
 // not installed (`apt-get install nginx-light`; NGINX_BINARY names another binary).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.js';
 
 export interface Balancer {
   url: string;
   stop(): Promise<void>;
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 
 /** The nginx binary, or why there is none. */
 export function findNginx(): { binary: string } | { missing: string } {
