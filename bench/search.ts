@@ -237,11 +237,11 @@ async function loadOverTwoApis(
   await mkdir(dataDir, { recursive: true });
   const second = await startWorkerProcess('api-2', 'api', { DATABASE_URL: service.backend.url, STYLIST_SECRET: 's'.repeat(40), DATA_DIR: dataDir });
   try {
-    const running = second.tail.map((line) => { try { return JSON.parse(line) as { msg?: string; url?: string }; } catch { return {}; } }).find((line) => line.msg === 'stylist is running');
-    if (!running?.url) throw new Error(`the second API process did not say where it listens: ${second.tail.slice(-5).join(' | ')}`);
-    await search(running.url, service.publicKey, { query: 'dress' });
+    const there = second.url;
+    if (!there) throw new Error(`the second API process did not say where it listens: ${second.tail.slice(-5).join(' | ')}`);
+    await search(there, service.publicKey, { query: 'dress' });
     const configFile = path.join(workDir, 'load-two.json');
-    await writeFile(configFile, JSON.stringify({ ...config, moreBaseUrls: [running.url] }));
+    await writeFile(configFile, JSON.stringify({ ...config, moreBaseUrls: [there] }));
     const loadTwo = await runLoad(configFile);
     const through = async (upstreams: string[], name: string): Promise<LoadResult | { skipped: string }> => {
       const balancer = await startNginx(upstreams);
@@ -255,7 +255,7 @@ async function loadOverTwoApis(
       }
     };
     const one = await through([service.baseUrl], 'nginx-one');
-    const two = 'skipped' in one ? one : await through([service.baseUrl, running.url], 'nginx-two');
+    const two = 'skipped' in one ? one : await through([service.baseUrl, there], 'nginx-two');
     return { loadTwo, balanced: 'skipped' in one ? one : 'skipped' in two ? two : { one, two } };
   } finally {
     second.process.kill('SIGTERM');

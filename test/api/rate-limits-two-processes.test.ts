@@ -41,10 +41,8 @@ t.test('two API processes count the same windows', { skip, timeout: 180_000 }, a
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const here = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  const running = workers[0]!.tail.find((line) => line.includes('"msg":"stylist is running"'));
-  const port = /"url":"http:\/\/[^"]*:(\d+)"/.exec(running ?? '')?.[1];
-  if (!port) throw new Error(`the second API process logged no address:\n${workers[0]!.tail.join('\n')}`);
-  const there = `http://127.0.0.1:${port}`;
+  const there = workers[0]!.url;
+  if (!there) throw new Error(`the second API process logged no address:\n${workers[0]!.tail.join('\n')}`);
   t.not(workers[0]!.pid, process.pid, 'the second API is another process');
 
   const session = async (base: string) => {

@@ -30,10 +30,9 @@ t.test('two API processes behind nginx', { skip, timeout: 180_000 }, async (t) =
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const here = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  const running = workers[0]!.tail.find((line) => line.includes('"msg":"stylist is running"'));
-  const port = /"url":"http:\/\/[^"]*:(\d+)"/.exec(running ?? '')?.[1];
-  if (!port) throw new Error(`the second API process logged no address:\n${workers[0]!.tail.join('\n')}`);
-  const balancer = await startNginx([here, `http://127.0.0.1:${port}`]);
+  const there = workers[0]!.url;
+  if (!there) throw new Error(`the second API process logged no address:\n${workers[0]!.tail.join('\n')}`);
+  const balancer = await startNginx([here, there]);
   if ('missing' in balancer) throw new Error(balancer.missing);
   t.teardown(() => balancer.stop());
   const lb = balancer.url;

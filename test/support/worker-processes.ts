@@ -12,6 +12,8 @@ export interface WorkerProcess {
   pid: number;
   /** Its last lines of output, for an error report. */
   tail: string[];
+  /** Its API on loopback, at the port its "stylist is running" line names (null when the line names none). */
+  url: string | null;
   exited: Promise<number | null>;
 }
 
@@ -35,6 +37,7 @@ export function startWorkerProcess(name: string, roles: string, env: Record<stri
     process: child,
     pid: child.pid ?? -1,
     tail: [],
+    url: null,
     exited: new Promise((done) => child.on('exit', (code, signal) => done(code ?? (signal ? 128 : null)))),
   };
   running.add(worker);
@@ -50,6 +53,8 @@ export function startWorkerProcess(name: string, roles: string, env: Record<stri
         if (worker.tail.length > 60) worker.tail.shift();
         if (!started && line.includes('"msg":"stylist is running"')) {
           started = true;
+          const port = /"url":"http:\/\/[^"]*:(\d+)"/.exec(line)?.[1];
+          worker.url = port ? `http://127.0.0.1:${port}` : null;
           clearTimeout(timer);
           resolve(worker);
         }
