@@ -59,7 +59,9 @@ export interface Ranked {
   named: boolean;
 }
 
-const WEIGHTS = { family: 3, slot: 1, colour: 2, material: 2, pattern: 1, fit: 0.5, feature: 1, gender: 1.5 };
+/** What each attribute the shopper named weighs: in ranking (agreement) and in retrieval (the attribute leg) alike. */
+export const ATTRIBUTE_WEIGHTS = { family: 3, slot: 1, colour: 2, material: 2, pattern: 1, fit: 0.5, feature: 1, gender: 1.5 } as const;
+const WEIGHTS = ATTRIBUTE_WEIGHTS;
 const BLEND = { agreement: 0.5, text: 0.25, vector: 0.15, boost: 0.1 };
 const RRF_K = 60;
 const TEXT_MIX = { coverage: 0.6, rank: 0.4 };

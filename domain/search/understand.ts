@@ -2,7 +2,7 @@
 // dress under 80" → family dress, colour red, dress length midi, at most 80; "something for a
 // summer wedding" → boosts only. Words it does not know stay as text to search. The matchers are
 // built once when the module loads; a query is a few map lookups per word. Pure.
-import { findColours, neighbouringFamilies } from '../catalogue/colours.js';
+import { findColours } from '../catalogue/colours.js';
 import { AXES, axisCues, familiesOf, SPECIALISERS } from '../catalogue/taxonomy/index.js';
 import type { AgeGroup, ColorFamily, Fit, Gender, Material, Pattern, Slot } from '../catalogue/vocabulary.js';
 import { readPricesAndSizes, tokenise, type Amounts } from './amounts.js';
@@ -37,8 +37,6 @@ export interface UnderstoodQuery {
   /** Taxonomy family names, any of which answers ("pants" → trousers; "shirt and shoes" → shirt and every footwear family). */
   families: string[];
   colours: ColorFamily[];
-  /** Neighbours of `colours` (colours.ts), for soft matching: red → burgundy, coral, rust, pink. */
-  nearColours: ColorFamily[];
   materials: Material[];
   patterns: Pattern[];
   fit?: Fit;
@@ -189,7 +187,6 @@ function freeRuns(tokens: string[], consumed: boolean[]): string[][] {
 function describe(runs: string[][], draft: Draft, corrections: UnderstoodQuery['corrections']): UnderstoodQuery {
   const { slot, families } = readGarments(runs);
   const colours = readColours(runs);
-  const nearColours = unique(colours.flatMap((c) => neighbouringFamilies(c))).filter((c) => !colours.includes(c));
   const found = <T>(matcher: Lexicon<T>) => unique(runs.flatMap((run) => matcher.scan(run).flatMap((m) => m.values)));
   const fit = found(fits)[0];
   const gender = draft.gender.size === 1 ? [...draft.gender][0] : draft.gender.has('unisex') ? 'unisex' : undefined;
@@ -200,7 +197,6 @@ function describe(runs: string[][], draft: Draft, corrections: UnderstoodQuery['
     ...(slot ? { slot } : {}),
     families,
     colours,
-    nearColours,
     materials: found(materials),
     patterns: found(patterns),
     ...(fit ? { fit } : {}),

@@ -16,8 +16,8 @@
 // words were the name and not a wish, and it ranks first; the request's own `filters` still do.
 import { sql, type Kysely } from 'kysely';
 import type { Gender } from '../../domain/catalogue/vocabulary.js';
-import { shopperMarket, type PricedProduct, type PricingSource } from '../../domain/pricing/index.js';
-import { isRelevant, rank, type CandidateSignals, type Fusion, type Leg, type RankingIntent } from '../../domain/search/rank.js';
+import { budgetIn, shopperMarket, type PricedProduct, type PricingSource } from '../../domain/pricing/index.js';
+import { ATTRIBUTE_WEIGHTS, isRelevant, rank, type CandidateSignals, type Fusion, type Leg, type RankingIntent } from '../../domain/search/rank.js';
 import { nameKey, understandQuery, type UnderstoodQuery } from '../../domain/search/index.js';
 import { variantHasSize } from '../../domain/search/sizes.js';
 import type { Embedder } from '../../infra/models/port.js';
@@ -248,8 +248,10 @@ function docFilter(filters: SearchFilters, understood: UnderstoodQuery | null): 
 
 /** Price, sale, stock and size, judged in the shopper's market: the request's filters, and what the words asked (none for null). */
 function passesOffer(offer: PricedProduct, filters: SearchFilters, understood: UnderstoodQuery | null): boolean {
-  const min = filters.minPrice ?? understood?.minPrice;
-  const max = filters.maxPrice ?? understood?.maxPrice;
+  // A budget the words named in another currency ("under 1300 rs") is converted to the offer's.
+  const said = understood ? budgetIn(understood, offer.currency) : {};
+  const min = filters.minPrice ?? said.minPrice;
+  const max = filters.maxPrice ?? said.maxPrice;
   if (min !== undefined && offer.price < min) return false;
   if (max !== undefined && offer.price > max) return false;
   if ((filters.onSale ?? understood?.onSale) && !offer.onSale) return false;
@@ -329,12 +331,13 @@ function gather(parts: ReadonlyArray<{ docs: readonly MemoryDoc[]; key: (doc: Me
 /** What the words named, as tests of an item's labels: each test counts its weight once, in `agreement`'s order of weight. */
 function attributeTests(intent: RankingIntent): AttributeTest[] {
   const tests: AttributeTest[] = [];
-  if (intent.families.length) tests.push({ keys: intent.families.map((family) => `family:${family}`), weight: 3 });
-  else if (intent.slot) tests.push({ keys: [`slot:${intent.slot}`], weight: 1 });
-  if (intent.colours.length) tests.push({ keys: intent.colours.map((colour) => `color:${colour}`), weight: 2 });
-  if (intent.materials.length) tests.push({ keys: intent.materials.map((material) => `material:${material}`), weight: 1 });
-  if (intent.patterns.length) tests.push({ keys: intent.patterns.map((pattern) => `pattern:${pattern}`), weight: 1 });
-  if (intent.featureKeys.length) tests.push({ keys: intent.featureKeys.map((key) => `feature:${key}`), weight: 1 });
+  const W = ATTRIBUTE_WEIGHTS;
+  if (intent.families.length) tests.push({ keys: intent.families.map((family) => `family:${family}`), weight: W.family });
+  else if (intent.slot) tests.push({ keys: [`slot:${intent.slot}`], weight: W.slot });
+  if (intent.colours.length) tests.push({ keys: intent.colours.map((colour) => `color:${colour}`), weight: W.colour });
+  if (intent.materials.length) tests.push({ keys: intent.materials.map((material) => `material:${material}`), weight: W.material });
+  if (intent.patterns.length) tests.push({ keys: intent.patterns.map((pattern) => `pattern:${pattern}`), weight: W.pattern });
+  if (intent.featureKeys.length) tests.push({ keys: intent.featureKeys.map((key) => `feature:${key}`), weight: W.feature });
   return tests;
 }
 

@@ -130,6 +130,23 @@ t.test('search prices every product in the shopper’s market, or says why the d
     t.ok(results.slice(1).every((r) => !r.product.available), 'everything after it is unavailable');
   });
 
+  await t.test('a budget named in another currency is converted to the one the answer is priced in, never read as that currency', async (t) => {
+    const skus = async (query: string, country?: string) => {
+      const response = await search({ query, datasetIds: [store], ...(country ? { country } : {}) });
+      t.equal(response.statusCode, 200);
+      return (response.json().results as any[]).map((r) => `${r.product.sku} ${r.product.price} ${r.product.currency}`).sort();
+    };
+    // The home market prices the dresses at 100, 90 and 80 CAD: 65 euros is about 100 CAD and
+    // 5,500 rupees about 87, where 65 or 5,500 CAD would let none or all of them through.
+    t.same(await skus('linen dress under 65 euros'), ['7002 90 CAD', '7003 80 CAD']);
+    t.same(await skus('linen dress under 5500 rs'), ['7003 80 CAD']);
+    t.same(await skus('linen dress under 55 €'), ['7003 80 CAD']);
+    // In the US market the wrap dress is 80 USD and the shirt dress 70: 100 CAD is about 72 USD.
+    t.same((await skus('linen dress under 100 cad', 'US')).filter((line) => line.endsWith('USD')), ['7002 70 USD']);
+    // A budget with no currency named is the answer's own.
+    t.same(await skus('linen dress under 95'), ['7002 90 CAD', '7003 80 CAD']);
+  });
+
   await t.test('a British shopper: the UK feed failed (unread), so the default market and its stock stand in', async (t) => {
     const { results, market } = await linen({ country: 'GB' });
     t.same(market, { country: 'GB', currency: 'GBP', exact: false });

@@ -35,6 +35,19 @@ t.test('given "red dresses under 80", then a lookup with the garment, colour and
   t.match(step.thinking, /Reading: .*dress · red · under 80 CAD/);
 });
 
+t.test('given a budget named in another currency than the shopper\'s, then the lookup takes it converted, not at face value', async (t) => {
+  const rupees = when([user('red dresses under 1300 rs')]);
+  const { maxPrice } = args(rupees, 'lookup_products');
+  t.ok(maxPrice > 15 && maxPrice < 30, `1300 rupees are about 21 CAD (${maxPrice})`);
+  t.match(rupees.thinking, new RegExp(`under ${Math.ceil(maxPrice)} CAD`));
+  t.match(args(when([user('red dresses under 60 euros')], { currency: 'EUR' }), 'lookup_products'), { maxPrice: 60 }, 'named in the shopper\'s own currency: as written');
+  t.match(args(when([user('red dresses under 80')]), 'lookup_products'), { maxPrice: 80 }, 'no currency named: the shopper\'s own');
+  const turns = playConversation(store, context(), ['red dresses under 50 pounds', 'show me boots instead']);
+  const boots = turns[1]!.calls.find((c) => c.name === 'lookup_products')!.args;
+  t.match(boots, { family: 'boot' });
+  t.ok(boots.maxPrice > 80 && boots.maxPrice < 100, `a budget said a turn before is converted too: 50 GBP is about 90 CAD (${boots.maxPrice})`);
+});
+
 t.test('given the lookup found red dresses, then the best of them go on screen with a label and chips', async (t) => {
   const lookup = when([user('red dresses under 80')]).toolCalls[0]!;
   const step = when([user('red dresses under 80'), ...answered('lookup_products', lookup.arguments, found('d1', 'd2', 'd8'))]);

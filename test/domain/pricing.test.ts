@@ -198,3 +198,20 @@ t.test('the response’s market: the shopper’s country, its currency, exact wh
   t.same(shopperMarket(null, [null], [], 'EUR'), { country: null, currency: 'EUR', exact: false }, 'nothing to go on: the dataset’s currency');
   t.same(shopperMarket('JP', [source(), null], [], 'EUR'), { country: 'JP', currency: 'CAD', exact: false }, 'not served: the default market’s currency');
 });
+
+t.test('a budget named in another currency is converted by reference rates; every currency a shopper can name has one', async (t) => {
+  const { budgetIn, convertAmount, REFERENCE_RATES_PER_USD } = await import('../../domain/pricing/index.js');
+  const { CURRENCY_WORDS } = await import('../../domain/search/shopper-words.js');
+  const named = [...new Set(Object.values(CURRENCY_WORDS).filter((code): code is string => code !== null))];
+  t.same(named.filter((code) => !REFERENCE_RATES_PER_USD[code]), [], 'no currency word whose budget could not be converted');
+  t.equal(convertAmount(50, 'CAD', 'cad'), 50, 'the same currency is the same amount, whatever its case');
+  const rupeesInCad = convertAmount(1300, 'INR', 'CAD')!;
+  t.ok(rupeesInCad > 15 && rupeesInCad < 30, `1300 rupees are about 21 CAD (${rupeesInCad.toFixed(2)})`);
+  t.ok(Math.abs(convertAmount(convertAmount(80, 'EUR', 'JPY')!, 'JPY', 'EUR')! - 80) < 1e-9, 'there and back is the same amount');
+  t.equal(convertAmount(10, 'XYZ', 'CAD'), null, 'no rate: no conversion');
+  t.same(budgetIn({ maxPrice: 1300, currency: 'INR' }, 'INR'), { maxPrice: 1300 });
+  t.same(budgetIn({ minPrice: 20, maxPrice: 40 }, 'GBP'), { minPrice: 20, maxPrice: 40 }, 'no currency named: the answer’s own');
+  const converted = budgetIn({ minPrice: 20, maxPrice: 40, currency: 'GBP' }, 'USD');
+  t.ok(converted.minPrice! > 20 && converted.maxPrice! > 40 && converted.maxPrice! === converted.minPrice! * 2, 'both bounds, at one rate');
+  t.same(budgetIn({ maxPrice: 40, currency: 'GBP' }, 'XYZ'), { maxPrice: 40 }, 'priced in a currency without a rate: the shopper’s figure at face value');
+});

@@ -16,7 +16,6 @@ t.test("given the issue's four examples, each reads as the issue says", async (t
   const dress = when('red midi dress under 80');
   t.same(filters(dress), { ...none, slot: 'full body', families: ['dress'], colours: ['red'], features: [{ axis: 'dress length', value: 'midi' }], maxPrice: 80 });
   t.same(dress.terms, ['red', 'midi', 'dress'], 'garment and colour words still search the text; the budget does not');
-  t.ok(dress.nearColours.includes('burgundy'), 'near colours soften red');
 
   const shirt = when("men's linen shirt");
   t.same(filters(shirt), { ...none, slot: 'top', families: ['shirt'], materials: ['linen'], gender: 'mens' });
@@ -248,7 +247,7 @@ t.test('given words it does not know, they are kept as terms', async (t) => {
 });
 
 t.test('given empty or odd input, it never throws and answers an empty reading', async (t) => {
-  const empty = { terms: [], corrections: [], families: [], colours: [], nearColours: [], materials: [], patterns: [], features: [], occasions: [], boosts: [], brands: [], similar: false };
+  const empty = { terms: [], corrections: [], families: [], colours: [], materials: [], patterns: [], features: [], occasions: [], boosts: [], brands: [], similar: false };
   t.same(when(''), empty);
   t.same(when('   '), empty);
   t.same(when('😀👗🔥'), empty);

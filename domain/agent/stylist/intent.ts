@@ -2,6 +2,7 @@
 // refinement of the last one ("cheaper", "in blue", "something else", "boots instead"), a look, a
 // cart change, a store question, or something too open to search yet. Pure.
 import type { ColorFamily } from '../../catalogue/vocabulary.js';
+import { budgetIn } from '../../pricing/currency-rates.js';
 import { tokenise } from '../../search/amounts.js';
 import type { TurnContext } from '../context.js';
 import type { ProductBrief } from '../products.js';
@@ -10,7 +11,7 @@ import { effectiveText, lastOnScreen, requestParts, type Turn } from './history.
 import { readLookRequest, type LookRequest } from './look-intent.js';
 import { readPhrases, restOf, type PolicyTopic } from './phrases.js';
 import type { Said, Span } from './said.js';
-import { audience, emptyWish, namesProduct, onlyNarrows, overlay, titleWish, wishFromArgs, wishOfParts, type Wish } from './wish.js';
+import { audience, emptyWish, namesProduct, onlyNarrows, overlay, titleWish, understand, wishFromArgs, wishOfParts, type Wish } from './wish.js';
 
 /** How a product search relates to the last one, for the label and the reply. */
 export type ProductNote = 'new' | 'cheaper' | 'pricier' | 'other' | 'otherColour' | 'narrow' | 'instead' | 'similar';
@@ -56,8 +57,12 @@ export function briefWish(brief: ProductBrief): Wish {
   return wish;
 }
 
-/** What turn `index` asks for: the reading of its request and answers together, where each is, and what they want. */
-export function readRequest(turns: Turn[], index: number): Pick<Said, 'reading' | 'spans' | 'wish'> {
+/**
+ * What turn `index` asks for: the reading of its request and answers together, where each is, and
+ * what they want. A budget named in another currency than the shopper's ("under 1300 rs" where
+ * prices are in CAD) is converted to `currency`, the one lookups take and replies print.
+ */
+export function readRequest(turns: Turn[], index: number, currency: string): Pick<Said, 'reading' | 'spans' | 'wish'> {
   const parts = requestParts(turns, index);
   const reading = readPhrases(parts.join(' ').trim());
   const spans: Span[] = [];
@@ -66,11 +71,19 @@ export function readRequest(turns: Turn[], index: number): Pick<Said, 'reading' 
     const end = k === parts.length - 1 ? reading.tokens.length : Math.max(start, Math.min(reading.tokens.length, tokenise(parts.slice(0, k + 1).join(' ')).length));
     spans.push({ text, start, end });
   }
-  return { reading, spans, wish: wishOfParts(spans.map((s) => restOf(reading, s.start, s.end))) };
+  const wish = wishOfParts(spans.map((s) => restOf(reading, s.start, s.end)));
+  const named = wish.minPrice !== undefined || wish.maxPrice !== undefined ? understand(parts.join(' ')).currency : undefined;
+  if (named) {
+    const { minPrice, maxPrice } = budgetIn({ ...wish, currency: named }, currency);
+    const cents = (amount: number) => Math.round(amount * 100) / 100;
+    if (minPrice !== undefined) wish.minPrice = cents(minPrice);
+    if (maxPrice !== undefined) wish.maxPrice = cents(maxPrice);
+  }
+  return { reading, spans, wish };
 }
 
 export function intentAt(context: TurnContext, turns: Turn[], index: number, imageColours: readonly ColorFamily[], depth: number): Intent {
-  const { reading, spans, wish } = readRequest(turns, index);
+  const { reading, spans, wish } = readRequest(turns, index, context.currency);
   const image = imageColours.find((c) => c !== 'other' && c !== 'multicolour');
   if (image && !wish.colour) wish.colour = image;
   const said: Said = { context, turns, index, reading, spans, wish, prev: lastOnScreen(turns, index), depth };
@@ -139,7 +152,7 @@ function pickedCard(said: Said): ProductBrief | undefined {
 /** The budget the shopper last named in their own words, in this message or the few before. */
 function namedBudget(said: Said): Pick<Wish, 'minPrice' | 'maxPrice'> {
   for (let i = said.index; i >= 0 && i > said.index - 6; i--) {
-    const wish = i === said.index ? said.wish : readRequest(said.turns, i).wish;
+    const wish = i === said.index ? said.wish : readRequest(said.turns, i, said.context.currency).wish;
     if (wish.minPrice !== undefined || wish.maxPrice !== undefined) return { ...(wish.minPrice !== undefined ? { minPrice: wish.minPrice } : {}), ...(wish.maxPrice !== undefined ? { maxPrice: wish.maxPrice } : {}) };
   }
   return {};
