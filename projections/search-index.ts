@@ -1,12 +1,13 @@
 // The search read model: what `POST /v1/search` retrieves from. One row per item, made when it is
 // first queued (so its origin, the source that brought it, is known) and filled when it is
 // processed: labelled attributes as columns, the stored price and variants, and a weighted full-text document
-// (A: name, product type and family; B: labelled attributes; C: brand and tags; D: description).
+// (its fields and their weights: domain/search/document.ts).
 // Rebuilt by replay like every read model; vectors are not copied here (they live in
 // item_embeddings, derived) but every change moves `change_seq`, which the search memory follows.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DatasetEvent } from '../domain/dataset/events.js';
 import type { ItemEvent, ItemProcessed } from '../domain/item/events.js';
+import { documentFields } from '../domain/search/document.js';
 import type { RecordedEvent } from '../infra/eventstore/port.js';
 import { projector, type TypedHandlers } from './projector.js';
 
@@ -14,8 +15,6 @@ type Handled = Extract<ItemEvent, { type: 'ItemQueued' | 'ItemProcessed' | 'Item
 type Recorded<T extends Handled['type']> = RecordedEvent<Extract<Handled, { type: T }>>;
 
 const NEXT_CHANGE = sql`nextval('search_documents_changes')`;
-/** Enough of a description to find an item by a word of it; the rest only slows indexing. */
-const DESCRIPTION_CHARS = 2000;
 
 const queue = async (db: Kysely<any>, events: ReadonlyArray<Recorded<'ItemQueued'>>): Promise<void> => {
   if (!events.length) return;
@@ -36,29 +35,9 @@ const queue = async (db: Kysely<any>, events: ReadonlyArray<Recorded<'ItemQueued
     .execute();
 };
 
-const textParts = (data: ItemProcessed['data']): [string, string, string, string] => {
-  const { listing, labels } = data;
-  const family = labels.family === 'other' ? '' : labels.family;
-  const a = [listing.name, listing.productType, family].join(' ');
-  const b = [
-    labels.slot,
-    labels.gender,
-    labels.age_group && labels.age_group !== 'adult' ? labels.age_group : '',
-    labels.color_family === 'other' ? '' : labels.color_family,
-    ...labels.colors,
-    labels.pattern === 'solid' || labels.pattern === 'other' ? '' : labels.pattern,
-    ...labels.material,
-    labels.fit ?? '',
-    ...labels.features.map((feature) => feature.value),
-  ].join(' ');
-  const c = [listing.brand, ...listing.tags].join(' ');
-  const d = plainText(listing.description).slice(0, DESCRIPTION_CHARS);
-  return [a, b, c, d];
-};
-
 const processedRow = (data: ItemProcessed['data']): RawBuilder<unknown> => {
   const { listing, labels } = data;
-  const [a, b, c, d] = textParts(data);
+  const [a, b, c, d] = documentFields(data);
   return sql`(${data.itemId}::uuid, ${data.datasetId}::uuid, ${data.organizationId}::uuid, ${data.status}::text, ${listing.name}::text, ${listing.brand}::text,
     ${labels.slot}::text, ${labels.family}::text, ${labels.gender}::text, ${labels.age_group}::text, ${labels.color_family}::text, ${labels.colors}::text[],
     ${labels.pattern}::text, ${labels.material}::text[], ${labels.fit}::text, ${labels.featureKeys}::text[], ${listing.price}::float8, ${data.currency}::text,
@@ -133,13 +112,3 @@ export const searchIndex = projector<Handled>({
     await flush();
   },
 });
-
-/** HTML to words: tags and entities out, whitespace folded. */
-function plainText(html: string): string {
-  return html
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&(nbsp|amp|quot|#39|apos|lt|gt);/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}

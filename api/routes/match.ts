@@ -17,7 +17,7 @@ import { matchPhotoBytes } from '../../infra/images/match-photo.js';
 import type { Outbound } from '../../infra/http/outbound.js';
 import type { VisionMatcher } from '../../infra/models/openai-vision-match.js';
 import { matchPieces } from '../../projections/queries/match.js';
-import type { SearchDeps } from '../../projections/queries/search.js';
+import type { SearchDeps } from '../../projections/queries/search/index.js';
 import { budgetedBody, declaredBody, type BodyBudget } from '../body-budget.js';
 import { HttpError } from '../plugins/errors.js';
 import { zodRoutes } from '../plugins/validation.js';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { COLOR_FAMILIES, FITS, GENDERS, MATERIALS, PATTERNS, SLOTS } from '../../domain/catalogue/vocabulary.js';
 import { MARKET_FALLBACKS } from '../../domain/pricing/index.js';
 import { STORE_MESSAGE, storeSchema } from '../../domain/store-scope.js';
-import { searchCatalogue, type SearchDeps } from '../../projections/queries/search.js';
+import { searchCatalogue, type SearchDeps } from '../../projections/queries/search/index.js';
 import { zodRoutes } from '../plugins/validation.js';
 import { callerOf, commandMeta, type RouteContext } from './context.js';
 import { linkItem, type ImageLinks } from '../../domain/item/image-links.js';

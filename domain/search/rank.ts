@@ -9,6 +9,7 @@
 // first (domain/search/names.ts). Pure.
 import { areNeighbours } from '../catalogue/colours.js';
 import type { ColorFamily } from '../catalogue/vocabulary.js';
+import type { UnderstoodQuery } from './understand.js';
 
 export type Fusion = 'blend' | 'rrf';
 export type Leg = 'text' | 'boost' | 'attributes' | 'vector';
@@ -26,6 +27,21 @@ export interface RankingIntent {
   /** `axis:value`, as in featureKeys. */
   featureKeys: readonly string[];
   hasBoosts: boolean;
+}
+
+/** What ranking reads of the understood words. */
+export function rankingIntent(understood: UnderstoodQuery): RankingIntent {
+  return {
+    ...(understood.slot ? { slot: understood.slot } : {}),
+    families: understood.families,
+    colours: understood.colours,
+    materials: understood.materials,
+    patterns: understood.patterns,
+    ...(understood.fit ? { fit: understood.fit } : {}),
+    ...(understood.gender ? { gender: understood.gender } : {}),
+    featureKeys: understood.features.map((f) => `${f.axis}:${f.value}`),
+    hasBoosts: understood.boosts.length > 0,
+  };
 }
 
 export interface CandidateSignals {

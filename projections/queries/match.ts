@@ -5,7 +5,7 @@
 // pattern are (domain/match/rank.ts). Products the shopper cannot buy in their market are never shown.
 import { rankCandidates, familiesToSearch } from '../../domain/match/rank.js';
 import { MATCH_LIMITS, type GarmentPiece } from '../../domain/match/request.js';
-import { searchCatalogue, type SearchDeps, type SearchResponse, type SearchResult } from './search.js';
+import { searchCatalogue, type SearchDeps, type SearchResponse, type SearchResult } from './search/index.js';
 
 export interface MatchScope {
   organizationId: string;

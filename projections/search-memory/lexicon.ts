@@ -1,6 +1,7 @@
 // The lexemes the search memory holds, numbered once for every dataset, and a weighted tsvector's
 // text form read as lexeme ids and weights (the stemming is Postgres's own, done when the document
 // was projected).
+import { DOCUMENT_FIELD_WEIGHTS } from '../../domain/search/document.js';
 
 /** Every lexeme any dataset holds, numbered once, with a sorted view for prefix matches. */
 export class Lexicon {
@@ -49,7 +50,7 @@ export class Lexicon {
   }
 }
 
-const WEIGHT_OF: Record<string, number> = { A: 1, B: 0.5, C: 0.2, D: 0.1 };
+const WEIGHT_OF: Readonly<Record<string, number>> = DOCUMENT_FIELD_WEIGHTS;
 /** Each further occurrence of a lexeme adds this share of its weight, up to REPEATS_COUNTED of them. */
 const REPEAT_SHARE = 0.1;
 const REPEATS_COUNTED = 4;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import { openFileObjectStore } from '../../infra/objects/files.js';
 import type { ObjectStore } from '../../infra/objects/port.js';
-import { searchCatalogue } from '../../projections/queries/search.js';
+import { searchCatalogue } from '../../projections/queries/search/index.js';
 import { SearchMemory, type SearchMemoryOptions } from '../../projections/search-memory.js';
 import { encodeSnapshot, snapshotKey } from '../../projections/search-memory/snapshot.js';
 import { product, variant } from '../support/items.js';

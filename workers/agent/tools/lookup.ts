@@ -17,7 +17,7 @@ import type { LookupOutput } from '../../../domain/agent/tools.js';
 import { understandQuery } from '../../../domain/search/index.js';
 import { variantHasSize } from '../../../domain/search/sizes.js';
 import { pricedProducts, type PricedItem } from '../../../projections/queries/products.js';
-import { searchCatalogue, type SearchFilters } from '../../../projections/queries/search.js';
+import { searchCatalogue, type SearchFilters } from '../../../projections/queries/search/index.js';
 import { toShown } from './catalogue.js';
 import { requireCatalogue, ToolError, type ToolHandler } from './context.js';
 

@@ -1,0 +1,46 @@
+// Search, the filters: what a candidate must be to be shown at all. Two moments: on the search
+// memory's labels while retrieving (the request's filters, and the gender and age the words named),
+// and on the offer once priced in the shopper's market (price, sale, stock and size).
+import { budgetIn, type PricedProduct } from '../../../domain/pricing/index.js';
+import type { UnderstoodQuery } from '../../../domain/search/index.js';
+import { variantHasSize } from '../../../domain/search/sizes.js';
+import type { MemoryDoc } from '../../search-memory.js';
+import type { SearchFilters } from './index.js';
+
+/** The request's filters and the gender and age the words named (none for null), as a test of a doc. */
+export function docFilter(filters: SearchFilters, understood: UnderstoodQuery | null): (doc: MemoryDoc) => boolean {
+  const tests: Array<(doc: MemoryDoc) => boolean> = [];
+  if (filters.slot) tests.push((doc) => doc.slotName === filters.slot);
+  if (filters.family) tests.push((doc) => doc.family === filters.family);
+  if (filters.color_family) tests.push((doc) => doc.colorFamily === filters.color_family);
+  if (filters.pattern) tests.push((doc) => doc.pattern === filters.pattern);
+  if (filters.material) tests.push((doc) => doc.materials.includes(filters.material!));
+  if (filters.fit) tests.push((doc) => doc.fit === filters.fit);
+  // The filter is the field's value; a gender the shopper's words named also lets unisex through.
+  const gender = understood?.gender;
+  if (filters.gender) tests.push((doc) => doc.gender === filters.gender);
+  else if (gender === 'unisex') tests.push((doc) => doc.gender === 'unisex');
+  else if (gender) tests.push((doc) => doc.gender === gender || doc.gender === 'unisex');
+  const age = understood?.ageGroup;
+  if (age && age !== 'adult') tests.push((doc) => doc.ageGroup === age);
+  if (!tests.length) return () => true;
+  return (doc) => tests.every((test) => test(doc));
+}
+
+/** Price, sale, stock and size, judged in the shopper's market: the request's filters, and what the words asked (none for null). */
+export function passesOffer(offer: PricedProduct, filters: SearchFilters, understood: UnderstoodQuery | null): boolean {
+  // A budget the words named in another currency ("under 1300 rs") is converted to the offer's.
+  const said = understood ? budgetIn(understood, offer.currency) : {};
+  const min = filters.minPrice ?? said.minPrice;
+  const max = filters.maxPrice ?? said.maxPrice;
+  if (min !== undefined && offer.price < min) return false;
+  if (max !== undefined && offer.price > max) return false;
+  if ((filters.onSale ?? understood?.onSale) && !offer.onSale) return false;
+  if (understood?.inStock && !offer.available) return false;
+  const size = filters.size ?? understood?.size;
+  if (size && !offer.variants.some((variant) => variantHasSize(variant, size))) return false;
+  return true;
+}
+
+/** Whether the shopper can buy the offer in `size`. */
+export const sizeInStock = (variants: PricedProduct['variants'], size: string): boolean => variants.some((variant) => variant.inStock && variantHasSize(variant, size));

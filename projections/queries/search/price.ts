@@ -1,0 +1,64 @@
+// Search, stage 4: pricing in the shopper's market. Candidates are priced in the order relevance
+// put them (every candidate counted as available), a batch at a time, until `limit` products the
+// shopper can buy are found: pricing is the costly part (variants and market rows read from the
+// database), and a product priced later can only rank lower among its kind. A candidate the read
+// model no longer has active is dropped here; the offer filters (filter.ts) apply here.
+import type { Kysely } from 'kysely';
+import type { PricedProduct, PricingSource } from '../../../domain/pricing/index.js';
+import type { UnderstoodQuery } from '../../../domain/search/index.js';
+import type { CandidateSignals, Ranked } from '../../../domain/search/rank.js';
+import type { MemoryDoc } from '../../search-memory.js';
+import { loadPricingContext, offerInMarket } from '../market-pricing.js';
+import { activeVariants } from '../products.js';
+import { passesOffer, sizeInStock } from './filter.js';
+import type { SearchFilters } from './index.js';
+import type { Retrieved } from './retrieve.js';
+
+/** Candidates priced per round trip for market prices. */
+const PRICING_BATCH = 40;
+
+export interface Priced {
+  /** The candidates that passed, `available` now as their offer says. */
+  kept: CandidateSignals[];
+  offers: Map<string, PricedProduct>;
+  /** The pricing sources met, for the answer's market. */
+  sources: Array<PricingSource | null>;
+}
+
+export async function priceInMarket(
+  db: Kysely<any>,
+  byRelevance: readonly Ranked[],
+  found: Pick<Retrieved, 'signals' | 'docOf' | 'named'>,
+  request: { country: string | null; limit: number; filters: SearchFilters; understood: UnderstoodQuery },
+): Promise<Priced> {
+  const { country, limit, filters, understood } = request;
+  const bySignal = new Map(found.signals.map((signal) => [signal.itemId, signal]));
+  const offers = new Map<string, PricedProduct>();
+  const sources = new Set<PricingSource | null>();
+  const kept: CandidateSignals[] = [];
+  let buyable = 0;
+  for (let start = 0; start < byRelevance.length && buyable < limit; start += PRICING_BATCH) {
+    const batch: MemoryDoc[] = byRelevance.slice(start, start + PRICING_BATCH).map((ranked) => found.docOf.get(ranked.itemId)!);
+    const [pricing, variantsOf] = await Promise.all([
+      loadPricingContext(db, batch.map((doc) => ({ itemId: doc.itemId, sourceId: doc.sourceId, queuedAt: doc.queuedAt })), { country }),
+      activeVariants(db, batch.map((doc) => doc.itemId)),
+    ]);
+    for (const doc of batch) {
+      const variants = variantsOf.get(doc.itemId);
+      // Archived, or its dataset's items changed, since the memory last caught up.
+      if (!variants) continue;
+      const context = pricing.get(doc.itemId);
+      sources.add(context?.source ?? null);
+      const offer = offerInMarket(country, variants, context);
+      const words = found.named.has(doc) ? null : understood;
+      if (!passesOffer(offer, filters, words)) continue;
+      offers.set(doc.itemId, offer);
+      // A shopper who named a size can buy the product only if that size is in stock.
+      const size = filters.size ?? words?.size;
+      const available = offer.available && (!size || sizeInStock(offer.variants, size));
+      if (available) buyable++;
+      kept.push({ ...bySignal.get(doc.itemId)!, available });
+    }
+  }
+  return { kept, offers, sources: [...sources] };
+}

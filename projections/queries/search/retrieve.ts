@@ -1,0 +1,189 @@
+// Search, stage 2: retrieval. Four legs over the in-process search memory, each bounded to
+// LEG_DEPTH candidates, every leg held to the filters of the request and of the words (filter.ts):
+//   text       the shopper's words over the weighted document (domain/search/document.ts),
+//              stemmed by Postgres as the document was; which words match first, then how strongly;
+//   boost      occasion and season words (they raise rank, never filter);
+//   attributes the labelled attributes matching what the words named (family, colour, material…),
+//              weighed as ranking weighs them, so "red midi dress" finds red midi dresses whatever
+//              their names say;
+//   vector     the nearest items to the query's embedding, from the HNSW graphs.
+// A product whose own name is the whole query (domain/search/names.ts) is found by that name and
+// passes only the request's own filters. The answer: each candidate's signals for ranking.
+import { sql, type Kysely } from 'kysely';
+import { nameKey, type UnderstoodQuery } from '../../../domain/search/index.js';
+import { ATTRIBUTE_WEIGHTS, type CandidateSignals, type Leg, type RankingIntent } from '../../../domain/search/rank.js';
+import { byItemId, quotedLexemes, type AttributeTest, type MemoryDoc } from '../../search-memory.js';
+import { docFilter } from './filter.js';
+import type { SearchDeps, SearchFilters } from './index.js';
+
+/** Candidates each leg contributes: enough for recall at 100, bounded so a query's cost is too. */
+const LEG_DEPTH = 120;
+
+export interface Retrieved {
+  /** Every candidate any leg found, with what ranking reads of it. */
+  signals: CandidateSignals[];
+  docOf: Map<string, MemoryDoc>;
+  /** Found by their own name: the words' filters do not apply to them. */
+  named: Set<MemoryDoc>;
+  /** The closest vector match's similarity (0 without one). */
+  bestSimilarity: number;
+}
+
+export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; head: bigint | null }, query: string, filters: SearchFilters, understood: UnderstoodQuery, intent: RankingIntent): Promise<Retrieved> {
+  const { datasetIds, head } = scope;
+  const asked = docFilter(filters, understood);
+  const [memories, stemmed, queryVector] = await Promise.all([deps.memory.ready(datasetIds, head), stems(deps.db, [understood.terms, understood.boosts]), embedQuery(deps, query)]);
+  // Looked up once the memory is ready: a dataset loading meanwhile brings lexemes of its own.
+  const [textTerms = [], boostTerms = []] = stemmed.map((words) => words.map((forms) => deps.memory.lexemeIds(forms)));
+
+  // Found by its name, a doc passes the request's filters only; every leg may then score it.
+  const typedName = nameKey(query);
+  const named = new Set(memories.flatMap((memory) => memory.namedExactly(typedName, docFilter(filters, null))));
+  const accept = named.size ? (doc: MemoryDoc) => named.has(doc) || asked(doc) : asked;
+  const text = memories.map((memory) => memory.scoreWords(textTerms, accept));
+  const boost = memories.map((memory) => memory.scoreWords(boostTerms, accept));
+  const tests = attributeTests(intent);
+  const counted = textTerms.length;
+  const legs = new Map<MemoryDoc, Partial<Record<Leg, number>>>();
+  const note = (leg: Leg, docs: readonly MemoryDoc[]) => docs.forEach((doc, position) => (legs.get(doc) ?? legs.set(doc, {}).get(doc)!)[leg] ??= position);
+  note('text', gather(text.map((scores) => ({ docs: scores.touched, key: (doc: MemoryDoc) => scores.covered(doc) * 1e3 + scores.rank[doc.slot]! }))));
+  note('boost', gather(boost.map((scores) => ({ docs: scores.touched, key: (doc: MemoryDoc) => scores.rank[doc.slot]! }))));
+  note(
+    'attributes',
+    gather(
+      memories.map((memory) => {
+        const found = memory.matchAttributes(tests, accept);
+        return { docs: found.docs, key: (_doc: MemoryDoc, i: number) => found.keys[i]! };
+      }),
+    ),
+  );
+  const vectorLeg = queryVector ? deps.memory.nearest(memories, queryVector, LEG_DEPTH).filter((match) => accept(match.doc)) : [];
+  note('vector', vectorLeg.map((match) => match.doc));
+  // Its name may be all words understanding took for filters ("Kids Sale"): it is a text match all the same.
+  note('text', [...named]);
+  const similarity = new Map(vectorLeg.map((match) => [match.doc, match.similarity]));
+
+  const indexOf = new Map(datasetIds.map((id, i) => [id, i]));
+  const signals = [...legs].map(([doc, found]): CandidateSignals => {
+    const i = indexOf.get(doc.datasetId)!;
+    return {
+      itemId: doc.itemId,
+      legs: found,
+      textRank: text[i]!.rank[doc.slot] ?? 0,
+      textCoverage: counted ? text[i]!.covered(doc) / counted : 0,
+      boostRank: boost[i]!.rank[doc.slot] ?? 0,
+      similarity: similarity.get(doc) ?? 0,
+      slot: doc.slotName,
+      family: doc.family,
+      colorFamily: doc.colorFamily as CandidateSignals['colorFamily'],
+      colors: doc.colors,
+      materials: doc.materials,
+      pattern: doc.pattern,
+      fit: doc.fit,
+      gender: doc.gender,
+      featureKeys: doc.featureKeys,
+      available: true,
+      named: named.has(doc),
+    };
+  });
+  return {
+    signals,
+    docOf: new Map([...legs.keys()].map((doc) => [doc.itemId, doc])),
+    named,
+    bestSimilarity: Math.max(0, ...vectorLeg.map((m) => m.similarity)),
+  };
+}
+
+const stemCache = new Map<string, string[]>();
+const STEM_CACHE = 20_000;
+
+/** A word's own tokens, as the text search reads them. */
+const tokensOf = (words: readonly string[]) => [...new Set(words.flatMap((word) => word.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 1 || /\d/.test(word)))];
+
+/**
+ * Each list of shopper's words stemmed by Postgres's `english` configuration, as the documents
+ * were (one short query for the words not seen before, whatever the number of lists), as the forms
+ * to look up in the memory's lexicon (`SearchMemory.lexemeIds`). A word of five letters or more
+ * also matches every stem it begins ("dresse" finds "dress…" forms). A stop word is left out.
+ */
+async function stems(db: Kysely<any>, lists: ReadonlyArray<readonly string[]>): Promise<WordForms[][]> {
+  const tokens = lists.map(tokensOf);
+  const missing = [...new Set(tokens.flat().filter((token) => !stemCache.has(token)))];
+  if (missing.length) {
+    const { rows } = await sql<{ token: string; query: string }>`
+      select t as token, to_tsquery('english', t || case when length(t) >= 5 then ':*' else '' end)::text as query from unnest(${missing}::text[]) t`.execute(db);
+    for (const row of rows) {
+      if (stemCache.size >= STEM_CACHE) stemCache.delete(stemCache.keys().next().value!);
+      stemCache.set(row.token, [...quotedLexemes(row.query)].map(({ lexeme, suffix }) => `${suffix.startsWith(':*') ? '*' : '='}${lexeme}`));
+    }
+  }
+  return tokens.map((list) =>
+    list.flatMap((token) => {
+      const forms = stemCache.get(token) ?? [];
+      return forms.length ? [forms.map((form) => ({ lexeme: form.slice(1), prefix: form[0] === '*' }))] : [];
+    }),
+  );
+}
+
+/** One shopper's word as the lexemes that answer it: each exactly, or every lexeme it begins. */
+type WordForms = Array<{ lexeme: string; prefix: boolean }>;
+
+/**
+ * The LEG_DEPTH best of `docs` by `keys` (same order), ties by item id (as the read model's order
+ * would have it). Only those at or above the LEG_DEPTH-th largest key are sorted.
+ */
+function top(docs: readonly MemoryDoc[], keys: Float64Array): MemoryDoc[] {
+  let threshold = -Infinity;
+  if (docs.length > LEG_DEPTH) {
+    const sorted = keys.slice(0, docs.length).sort();
+    threshold = sorted[docs.length - LEG_DEPTH]!;
+  }
+  const placed: number[] = [];
+  for (let i = 0; i < docs.length; i++) if (keys[i]! >= threshold) placed.push(i);
+  placed.sort((a, b) => keys[b]! - keys[a]! || byItemId(docs[a]!, docs[b]!));
+  return placed.slice(0, LEG_DEPTH).map((i) => docs[i]!);
+}
+
+/** The leg of each scored dataset, as one list of docs and their keys. */
+function gather(parts: ReadonlyArray<{ docs: readonly MemoryDoc[]; key: (doc: MemoryDoc, at: number) => number }>): MemoryDoc[] {
+  const count = parts.reduce((sum, part) => sum + part.docs.length, 0);
+  const docs: MemoryDoc[] = new Array(count);
+  const keys = new Float64Array(count);
+  let at = 0;
+  for (const part of parts) {
+    part.docs.forEach((doc, i) => {
+      docs[at] = doc;
+      keys[at++] = part.key(doc, i);
+    });
+  }
+  return top(docs, keys);
+}
+
+/** What the words named, as tests of an item's labels: each test counts its weight once, in `agreement`'s order of weight. */
+function attributeTests(intent: RankingIntent): AttributeTest[] {
+  const tests: AttributeTest[] = [];
+  const W = ATTRIBUTE_WEIGHTS;
+  if (intent.families.length) tests.push({ keys: intent.families.map((family) => `family:${family}`), weight: W.family });
+  else if (intent.slot) tests.push({ keys: [`slot:${intent.slot}`], weight: W.slot });
+  if (intent.colours.length) tests.push({ keys: intent.colours.map((colour) => `color:${colour}`), weight: W.colour });
+  if (intent.materials.length) tests.push({ keys: intent.materials.map((material) => `material:${material}`), weight: W.material });
+  if (intent.patterns.length) tests.push({ keys: intent.patterns.map((pattern) => `pattern:${pattern}`), weight: W.pattern });
+  if (intent.featureKeys.length) tests.push({ keys: intent.featureKeys.map((key) => `feature:${key}`), weight: W.feature });
+  return tests;
+}
+
+const queryVectors = new Map<string, number[]>();
+const QUERY_VECTOR_CACHE = 1000;
+
+async function embedQuery(deps: SearchDeps, text: string): Promise<number[] | null> {
+  if (!deps.embedder) return null;
+  const cacheKey = `${deps.embedder.name}\0${text}`;
+  let vector = queryVectors.get(cacheKey);
+  if (!vector) {
+    [vector] = await deps.embedder.embed([text]);
+    if (!vector) return null;
+    if (queryVectors.size >= QUERY_VECTOR_CACHE) queryVectors.delete(queryVectors.keys().next().value!);
+    queryVectors.set(cacheKey, vector);
+  }
+  return vector;
+}
