@@ -1,19 +1,10 @@
 // The shopper's side of `POST /v1/search` (document 3 §3 Search) as the benchmarks call it: a
 // public key, a JSON body, the results. A route that is not there (404) stops the benchmark with
 // a message saying so, instead of scoring empty answers.
+import type { SearchFilters as EngineFilters } from '../../projections/queries/search/index.js';
 
-export interface SearchFilters {
-  slot?: string;
-  family?: string;
-  gender?: string;
-  color_family?: string;
-  pattern?: string;
-  material?: string;
-  fit?: string;
-  minPrice?: number;
-  maxPrice?: number;
-  onSale?: boolean;
-}
+/** The body's `filters` as document 3 §3 takes them (the engine's own, less the agent-only `size`; gender as any string, so a bad one can be sent). */
+export type SearchFilters = Omit<EngineFilters, 'size' | 'gender'> & { gender?: string };
 
 export interface SearchBody {
   query: string;
