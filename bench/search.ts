@@ -47,7 +47,7 @@ import { startWorkerProcess } from '../test/support/worker-processes.js';
 import { measureVectorIndex, type VectorIndexReport } from './search/vectors.js';
 import { openModels } from '../infra/models/index.js';
 import { startCpuProfile } from './shared/profile.js';
-import { createStoreDataset, startSearchService, UPLOAD_BATCH, uploadProducts, waitProcessed, type BackendKind, type SearchBenchService } from './search/service.js';
+import { BENCH_SEARCH_MEMORY_MB, createStoreDataset, startSearchService, UPLOAD_BATCH, uploadProducts, waitProcessed, type BackendKind, type SearchBenchService } from './search/service.js';
 
 const SEARCH_PROJECTION = 'search_index';
 const GOALS = { p50: 10, p95: 25, freshMs: 1000 };
@@ -235,7 +235,7 @@ async function loadOverTwoApis(
   }
   const dataDir = path.join(workDir, 'api-2');
   await mkdir(dataDir, { recursive: true });
-  const second = await startWorkerProcess('api-2', 'api', { DATABASE_URL: service.backend.url, STYLIST_SECRET: 's'.repeat(40), DATA_DIR: dataDir });
+  const second = await startWorkerProcess('api-2', 'api', { DATABASE_URL: service.backend.url, STYLIST_SECRET: 's'.repeat(40), DATA_DIR: dataDir, SEARCH_MEMORY_MB: BENCH_SEARCH_MEMORY_MB });
   try {
     const there = second.url;
     if (!there) throw new Error(`the second API process did not say where it listens: ${second.tail.slice(-5).join(' | ')}`);

@@ -48,13 +48,19 @@ export function withoutPhotos(product: ShopifyProduct): ShopifyProduct {
 /** The key a judgement and a search result meet on: feed file and Shopify product id. */
 export const productKey = (feed: string, id: string | number): string => `${feed}#${String(id)}`;
 
+/** What the feed says of stock: a product with no variant listed as available cannot be bought (a feed without the field sells). */
+export const inStock = (product: ShopifyProduct): boolean => {
+  const variants: Array<Record<string, unknown>> = Array.isArray(product.variants) ? product.variants : [];
+  return !variants.length || variants.some((variant) => variant.available !== false);
+};
+
 /**
  * Search results name items by itemId; judgements name products by feed and Shopify id. An
  * uploaded product's sku is String(product.id), its itemId the uuid v5 of (datasetId, sku).
  */
 export class ProductIndex {
   private readonly byItemId = new Map<string, { key: string; title: string }>();
-  private readonly byKey = new Map<string, { itemId: string; datasetId: string; title: string }>();
+  private readonly byKey = new Map<string, { itemId: string; datasetId: string; title: string; inStock: boolean }>();
 
   add(feed: string, datasetId: string, products: readonly ShopifyProduct[]): void {
     for (const product of products) {
@@ -63,7 +69,7 @@ export class ProductIndex {
       const title = String(product.title ?? '');
       if (this.byKey.has(key)) continue;
       this.byItemId.set(itemId, { key, title });
-      this.byKey.set(key, { itemId, datasetId, title });
+      this.byKey.set(key, { itemId, datasetId, title, inStock: inStock(product) });
     }
   }
 
@@ -71,7 +77,7 @@ export class ProductIndex {
     return this.byItemId.get(itemId)?.key;
   }
 
-  product(key: string): { itemId: string; datasetId: string; title: string } | undefined {
+  product(key: string): { itemId: string; datasetId: string; title: string; inStock: boolean } | undefined {
     return this.byKey.get(key);
   }
 

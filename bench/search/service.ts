@@ -41,11 +41,18 @@ export interface StoreDataset {
 
 export type BackendKind = 'pglite' | 'postgres';
 
+/**
+ * The search memory's budget in the benchmarks' processes: room for 100,000 items (about 600 MB)
+ * and more, so a search bench measures searching, not a too-small budget dropping and reloading
+ * datasets (at the default 512 MB, 100,000 items in seven datasets did that on every search).
+ */
+export const BENCH_SEARCH_MEMORY_MB = process.env.SEARCH_MEMORY_MB ?? '2048';
+
 /** `roles`: the worker roles this process runs beside the API (the agent benchmarks add `agent`). */
 export async function startSearchService(kind: BackendKind, roles: readonly string[] = ['ingest']): Promise<SearchBenchService> {
   const backend = kind === 'postgres' ? await openPostgresBackend() : await openPgliteBackend();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-bench-search-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, STYLIST_SECRET: 's'.repeat(40), LOG_LEVEL: 'silent' };
+  const env: Record<string, string> = { DATA_DIR: dataDir, STYLIST_SECRET: 's'.repeat(40), LOG_LEVEL: 'silent', SEARCH_MEMORY_MB: BENCH_SEARCH_MEMORY_MB };
   if (kind === 'postgres' && process.env.NATS_URL) {
     env.NATS_URL = process.env.NATS_URL;
     env.NATS_PREFIX = `bench${randomBytes(4).toString('hex')}`;

@@ -58,3 +58,15 @@ t.test('averages per query type and overall', async (t) => {
   ]);
   t.equal(mean([]), null, 'the mean of nothing is no number');
 });
+
+t.test('the buyable view reads stock from the feed: sold out only when no variant is available', async (t) => {
+  const { inStock } = await import('../../bench/search-quality/feeds.js');
+  t.equal(inStock({ id: 1, variants: [{ available: false }, { available: false }] }), false);
+  t.equal(inStock({ id: 2, variants: [{ available: false }, { available: true }] }), true);
+  t.equal(inStock({ id: 3, variants: [{}] }), true, 'a feed without the field sells');
+  t.equal(inStock({ id: 4 }), true);
+  const grades = new Map([['a', 3], ['b', 3], ['c', 1]]);
+  const buyable = new Map([...grades].filter(([key]) => key !== 'a'));
+  t.equal(ndcgAt(10, ['b', 'c'], buyable), 1, 'the sold-out product left out of the ideal: what can be bought, in order, is perfect');
+  t.ok(ndcgAt(10, ['b', 'c'], grades) < 1, 'judged without stock, the same answer misses the sold-out product');
+});
