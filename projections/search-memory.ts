@@ -73,7 +73,16 @@ interface Entry {
   searching: number;
   /** Changes applied since its copy was last saved or read. */
   changesSinceSaved: number;
+  /** When its load finished (ms since the epoch); 0 until then. */
+  loadedAt?: number;
 }
+
+/**
+ * A dataset dropped for the budget this soon after it was loaded means the datasets being searched
+ * do not fit: every search may be loading what the last one dropped. Said at most once a WARN_EVERY_MS.
+ */
+const RELOADED_WITHIN_MS = 60_000;
+const WARN_EVERY_MS = 10 * 60_000;
 
 /** How a dataset came into memory, for the log and the benchmark. */
 export interface LoadReport {
@@ -96,6 +105,9 @@ export class SearchMemory {
   /** Copies on their way to the object store; close() waits for them. */
   private readonly pendingSaves = new Set<Promise<unknown>>();
   private readonly toldTooLarge = new Set<string>();
+  /** Datasets dropped for the budget within RELOADED_WITHIN_MS of their load, since the last warning. */
+  private droppedSoon = 0;
+  private warnedSmallAt = -Infinity;
   private readonly budget: number;
   private readonly onClose: Array<() => void> = [];
   private searches = 0;
@@ -301,6 +313,7 @@ export class SearchMemory {
       report = { datasetId, how: 'built', changes: 0, ...(restored ? { distrusted: restored.distrusted } : typeof saved === 'string' ? { distrusted: saved } : {}) };
     }
     entry.loaded = true;
+    entry.loadedAt = Date.now();
     this.note({ ...report, items: entry.memory.docs.size, ms: Math.round(performance.now() - started) });
     if (dataset?.status !== 'active') {
       // Archived or deleted since the search read its scope: this search has it, the memory does not keep it.
@@ -376,6 +389,7 @@ export class SearchMemory {
       if (entry.searching > 0 || entry === newest) continue;
       total -= entry.memory.memoryBytes();
       this.forget(entry.datasetId, 'least recently searched, past SEARCH_MEMORY_MB');
+      if (entry.loadedAt && Date.now() - entry.loadedAt < RELOADED_WITHIN_MS) this.tooSmall(entry);
     }
     const alone = newest.memory.memoryBytes();
     if (alone > this.budget && !this.toldTooLarge.has(newest.datasetId)) {
@@ -385,6 +399,24 @@ export class SearchMemory {
         'a dataset is larger than SEARCH_MEMORY_MB: it is held alone while it is the most recently searched',
       );
     }
+  }
+
+  private tooSmall(dropped: Entry): void {
+    this.droppedSoon++;
+    const now = Date.now();
+    if (now - this.warnedSmallAt < WARN_EVERY_MS) return;
+    this.options.log?.warn(
+      {
+        datasetId: dropped.datasetId,
+        secondsAfterLoad: Math.round((now - dropped.loadedAt!) / 1000),
+        droppedSoon: this.droppedSoon,
+        heldMb: Math.round(this.heldBytes() / 2 ** 20),
+        budgetMb: Math.round(this.budget / 2 ** 20),
+      },
+      'search memory dropped a dataset soon after loading it, to stay within SEARCH_MEMORY_MB: the datasets being searched do not fit, and searches reload what others dropped; raise SEARCH_MEMORY_MB or spread organizations over more API processes',
+    );
+    this.warnedSmallAt = now;
+    this.droppedSoon = 0;
   }
 
   private async catchUp(head: bigint | null): Promise<void> {

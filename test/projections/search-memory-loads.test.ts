@@ -127,6 +127,38 @@ t.test('past the budget the least recently searched dataset leaves, and answers 
   );
 });
 
+t.test('a budget the searched datasets do not fit in is said in the log, once however often they reload', async (t) => {
+  const w = await setUp();
+  const dresses = await w.dataset('Dresses', DRESSES);
+  const boots = await w.dataset('Boots', BOOTS);
+  const unbounded = memoryOf(t, w);
+  await answers(w, unbounded, dresses);
+  await answers(w, unbounded, boots);
+  const largest = Math.max(...unbounded.stats().map((d) => d.bytes));
+  const warned: Array<{ details: Record<string, unknown>; message: string }> = [];
+  const log = { info: () => {}, warn: (details: object, message: string) => warned.push({ details: details as Record<string, unknown>, message }) };
+  // Room for either, not for both: searching them in turn drops each soon after it was loaded.
+  const memory = memoryOf(t, w, { budgetBytes: largest, log });
+  for (let round = 0; round < 3; round++) {
+    await answers(w, memory, dresses);
+    await answers(w, memory, boots);
+  }
+  t.same(held(memory), [boots], 'one at a time');
+  const said = warned.filter((w) => w.message.includes('do not fit'));
+  t.equal(said.length, 1, 'said once, not at every reload');
+  t.match(said[0]?.message, /raise SEARCH_MEMORY_MB/);
+  t.match(said[0]?.details, { datasetId: dresses, droppedSoon: 1, budgetMb: Number });
+
+  // Room for both: nothing dropped, nothing said.
+  const roomy: string[] = [];
+  const fits = memoryOf(t, w, { budgetBytes: largest * 3, log: { info: () => {}, warn: (_: object, message: string) => roomy.push(message) } });
+  for (let round = 0; round < 3; round++) {
+    await answers(w, fits, dresses);
+    await answers(w, fits, boots);
+  }
+  t.same(roomy.filter((m) => m.includes('do not fit')), [], 'a budget that holds them says nothing');
+});
+
 t.test('a dataset larger than the whole budget still loads and answers, alone, said once', async (t) => {
   const w = await setUp();
   const dresses = await w.dataset('Big', DRESSES);
