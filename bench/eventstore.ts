@@ -110,6 +110,15 @@ export async function openPostgresBackend(
     cleanup = `drop schema ${name} cascade`;
   }
   const store = await openPostgresEventStore(database, options);
+  // A benchmark stopped by Ctrl-C or a kill leaves no database behind: dropped on the way out, then
+  // the signal is raised again, so the process ends as it would have.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    void admin(cleanup)
+      .catch(() => {})
+      .finally(() => process.kill(process.pid, signal));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   return {
     kind: 'postgres',
     label: `Postgres ${redactUrl(url)} (${name})`,
@@ -117,6 +126,8 @@ export async function openPostgresBackend(
     store,
     ...(ownUrl ? { url: ownUrl } : {}),
     dispose: async () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       await store.close();
       await database.close();
       await admin(cleanup);
