@@ -125,7 +125,7 @@ export async function scoreQuery(service: Pick<SearchBenchService, 'baseUrl' | '
     .slice(0, LIMIT);
   // An item the index does not know (it should not happen) is unjudged: grade 0, never a match.
   const ranked = returned.map((r, i) => r.key ?? `unknown:${i}`);
-  const buyableGrades = new Map([...grades].filter(([key]) => loaded.index.product(key)?.inStock ?? false));
+  const buyableGrades = loaded.index.buyable(grades);
   return {
     id: query.id,
     type: query.type,

@@ -81,6 +81,11 @@ export class ProductIndex {
     return this.byKey.get(key);
   }
 
+  /** The judgements as a shopper who can buy only what is in stock sees them: sold-out products (and any not in the index) left out, so they grade 0. */
+  buyable(grades: ReadonlyMap<string, number>): Map<string, number> {
+    return new Map([...grades].filter(([key]) => this.byKey.get(key)?.inStock ?? false));
+  }
+
   titleOfItem(itemId: string): string | undefined {
     return this.byItemId.get(itemId)?.title;
   }

@@ -77,7 +77,6 @@ export interface Ranked {
 
 /** What each attribute the shopper named weighs: in ranking (agreement) and in retrieval (the attribute leg) alike. */
 export const ATTRIBUTE_WEIGHTS = { family: 3, slot: 1, colour: 2, material: 2, pattern: 1, fit: 0.5, feature: 1, gender: 1.5 } as const;
-const WEIGHTS = ATTRIBUTE_WEIGHTS;
 const BLEND = { agreement: 0.5, text: 0.25, vector: 0.15, boost: 0.1 };
 const RRF_K = 60;
 const TEXT_MIX = { coverage: 0.6, rank: 0.4 };
@@ -87,40 +86,40 @@ export function agreement(intent: RankingIntent, c: CandidateSignals): number | 
   let asked = 0;
   let met = 0;
   if (intent.families.length) {
-    asked += WEIGHTS.family;
-    if (intent.families.includes(c.family)) met += WEIGHTS.family;
-    else if (intent.slot && intent.slot === c.slot) met += WEIGHTS.family * 0.3;
+    asked += ATTRIBUTE_WEIGHTS.family;
+    if (intent.families.includes(c.family)) met += ATTRIBUTE_WEIGHTS.family;
+    else if (intent.slot && intent.slot === c.slot) met += ATTRIBUTE_WEIGHTS.family * 0.3;
   } else if (intent.slot) {
-    asked += WEIGHTS.slot;
-    if (intent.slot === c.slot) met += WEIGHTS.slot;
+    asked += ATTRIBUTE_WEIGHTS.slot;
+    if (intent.slot === c.slot) met += ATTRIBUTE_WEIGHTS.slot;
   }
   if (intent.colours.length) {
-    asked += WEIGHTS.colour;
-    met += WEIGHTS.colour * colourMatch(intent.colours, c);
+    asked += ATTRIBUTE_WEIGHTS.colour;
+    met += ATTRIBUTE_WEIGHTS.colour * colourMatch(intent.colours, c);
   }
   if (intent.materials.length) {
-    asked += WEIGHTS.material;
+    asked += ATTRIBUTE_WEIGHTS.material;
     // The main fabric counts in full, a secondary one in part.
     const at = c.materials.findIndex((m) => intent.materials.includes(m));
-    if (at === 0) met += WEIGHTS.material;
-    else if (at > 0) met += WEIGHTS.material * 0.6;
+    if (at === 0) met += ATTRIBUTE_WEIGHTS.material;
+    else if (at > 0) met += ATTRIBUTE_WEIGHTS.material * 0.6;
   }
   if (intent.patterns.length) {
-    asked += WEIGHTS.pattern;
-    if (intent.patterns.includes(c.pattern)) met += WEIGHTS.pattern;
+    asked += ATTRIBUTE_WEIGHTS.pattern;
+    if (intent.patterns.includes(c.pattern)) met += ATTRIBUTE_WEIGHTS.pattern;
   }
   if (intent.fit) {
-    asked += WEIGHTS.fit;
-    if (c.fit === intent.fit) met += WEIGHTS.fit;
+    asked += ATTRIBUTE_WEIGHTS.fit;
+    if (c.fit === intent.fit) met += ATTRIBUTE_WEIGHTS.fit;
   }
   if (intent.gender) {
-    asked += WEIGHTS.gender;
-    if (c.gender === intent.gender) met += WEIGHTS.gender;
-    else if (c.gender === 'unisex') met += WEIGHTS.gender * 0.4;
+    asked += ATTRIBUTE_WEIGHTS.gender;
+    if (c.gender === intent.gender) met += ATTRIBUTE_WEIGHTS.gender;
+    else if (c.gender === 'unisex') met += ATTRIBUTE_WEIGHTS.gender * 0.4;
   }
   for (const key of intent.featureKeys) {
-    asked += WEIGHTS.feature;
-    if (c.featureKeys.includes(key)) met += WEIGHTS.feature;
+    asked += ATTRIBUTE_WEIGHTS.feature;
+    if (c.featureKeys.includes(key)) met += ATTRIBUTE_WEIGHTS.feature;
   }
   return asked === 0 ? null : met / asked;
 }

@@ -60,13 +60,21 @@ t.test('averages per query type and overall', async (t) => {
 });
 
 t.test('the buyable view reads stock from the feed: sold out only when no variant is available', async (t) => {
-  const { inStock } = await import('../../bench/search-quality/feeds.js');
+  const { inStock, ProductIndex, productKey } = await import('../../bench/search-quality/feeds.js');
   t.equal(inStock({ id: 1, variants: [{ available: false }, { available: false }] }), false);
   t.equal(inStock({ id: 2, variants: [{ available: false }, { available: true }] }), true);
   t.equal(inStock({ id: 3, variants: [{}] }), true, 'a feed without the field sells');
   t.equal(inStock({ id: 4 }), true);
-  const grades = new Map([['a', 3], ['b', 3], ['c', 1]]);
-  const buyable = new Map([...grades].filter(([key]) => key !== 'a'));
-  t.equal(ndcgAt(10, ['b', 'c'], buyable), 1, 'the sold-out product left out of the ideal: what can be bought, in order, is perfect');
-  t.ok(ndcgAt(10, ['b', 'c'], grades) < 1, 'judged without stock, the same answer misses the sold-out product');
+  const index = new ProductIndex();
+  index.add('shop.json', '00000000-0000-4000-8000-000000000001', [
+    { id: 1, title: 'Sold-out dress', variants: [{ available: false }] },
+    { id: 2, title: 'Dress', variants: [{ available: true }] },
+    { id: 3, title: 'Skirt', variants: [{ available: false }, { available: true }] },
+  ]);
+  const [soldOut, dress, skirt] = [1, 2, 3].map((id) => productKey('shop.json', id)) as [string, string, string];
+  const judged = new Map([[soldOut, 3], [dress, 3], [skirt, 1], ['other.json#9', 2]]);
+  const buyable = index.buyable(judged);
+  t.same([...buyable.keys()].sort(), [dress, skirt].sort(), 'the sold-out product and one the index does not hold are left out');
+  t.equal(ndcgAt(10, [dress, skirt], buyable), 1, 'what can be bought, in order, is a perfect answer');
+  t.ok(ndcgAt(10, [dress, skirt], judged) < 1, 'judged without stock, the same answer misses the sold-out product');
 });
