@@ -36,7 +36,7 @@ import { serve } from '../app/serve.js';
 import { startWorkers } from '../app/workers.js';
 import { DEMO_DATASET_ID } from '../commands/demo-catalogue.js';
 import { generateDemoCatalogue } from '../domain/demo-catalogue/generate.js';
-import { UPLOAD_BODY_LIMIT } from '../api/routes/items.js';
+import { UPLOAD_BODY_LIMIT } from '../api/routes/item-upload.js';
 import { loadConfig } from '../infra/config/config.js';
 import { redactUrl } from '../infra/db/database.js';
 import { adminStatement, DEFAULT_URL } from './eventstore.js';

@@ -73,7 +73,7 @@ interface Entry {
   searching: number;
   /** Changes applied since its copy was last saved or read. */
   changesSinceSaved: number;
-  /** When its load finished (ms since the epoch); 0 until then. */
+  /** When its load finished (ms since the epoch); unset until then. */
   loadedAt?: number;
 }
 

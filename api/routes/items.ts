@@ -20,8 +20,6 @@ import { itemSchema } from './item-schema.js';
 import { pagination, paginationSchema, validatedPage } from './pagination.js';
 import { itemUploadRoute } from './item-upload.js';
 
-export { UPLOAD_BODY_LIMIT, UPLOAD_LIMIT } from './item-upload.js';
-
 const itemParams = z.object({ datasetId: z.string(), itemId: z.string() });
 const datasetParams = z.object({ datasetId: z.string() });
 

@@ -53,6 +53,7 @@ import { mean, ndcgAt, recallAt } from '../search-quality/metrics.js';
 import { FEEDS, JUDGED_QUERIES, type JudgedQuery } from '../search-quality/queries.js';
 import { loadCatalogue } from '../search.js';
 import { startSearchService, type SearchBenchService } from '../search/service.js';
+import { quantile } from '../search/load.js';
 import { buildOrama, searchOrama, type OramaCatalogue } from './orama-index.js';
 
 const LIMIT = 20;
@@ -104,11 +105,7 @@ function memoryNow(): { heap: number; rss: number } {
   return { heap: m.heapUsed + m.external, rss: m.rss };
 }
 const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
-const quantile = (values: number[], q: number) => {
-  if (!values.length) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
+const sortedCopy = (values: readonly number[]) => [...values].sort((a, b) => a - b);
 const round = (value: number | null, digits = 3) => (value === null ? null : Math.round(value * 10 ** digits) / 10 ** digits);
 
 /** Each text's words stemmed by Postgres's `english` configuration, as the documents were (stop words dropped). */
@@ -290,7 +287,7 @@ async function measureSize(size: Size, chosenWeights: { text: number; vector: nu
     console.error(`  timed ${REPEAT} passes of ${prepared.length} queries in ${Math.round((performance.now() - speedStarted) / 1000)} s`);
 
     const items = ourItems;
-    const stat = (timing: Timing) => ({ p50Ms: round(quantile(timing.wall, 0.5), 2), p95Ms: round(quantile(timing.wall, 0.95), 2), cpuMeanMs: round(mean(timing.cpu), 2) });
+    const stat = (timing: Timing) => ({ p50Ms: round(quantile(sortedCopy(timing.wall), 0.5), 2), p95Ms: round(quantile(sortedCopy(timing.wall), 0.95), 2), cpuMeanMs: round(mean(timing.cpu), 2) });
     const weightNote = `hybridWeights text ${weights.text} / vector ${weights.vector}, similarity ≥ ${SIMILARITY}`;
     const rows: Row[] = [
       {
@@ -340,7 +337,7 @@ async function measureSize(size: Size, chosenWeights: { text: number; vector: nu
     ];
     await memory.close();
     // Timings were pushed query by query, pass after pass: query i's are at i, i + n, i + 2n…
-    const medianOf = (timing: Timing, i: number) => round(quantile(timing.wall.filter((_, j) => j % prepared.length === i), 0.5), 2);
+    const medianOf = (timing: Timing, i: number) => round(quantile(sortedCopy(timing.wall.filter((_, j) => j % prepared.length === i)), 0.5), 2);
     const perQuery = prepared.map((p, i) => ({
       id: p.query.id,
       type: p.query.type,

@@ -66,7 +66,7 @@ async function openPglite(dir: string): Promise<Database> {
  * likewise: the memory they take stays taken. (Below the module's declared 128 MB of WebAssembly
  * memory nothing can go; only the part Postgres touches is resident.)
  */
-export const PGLITE_SETTINGS = ['-c', 'shared_buffers=32MB', '-c', 'work_mem=4MB', '-c', 'maintenance_work_mem=16MB', '-c', 'temp_buffers=2MB'];
+const PGLITE_SETTINGS = ['-c', 'shared_buffers=32MB', '-c', 'work_mem=4MB', '-c', 'maintenance_work_mem=16MB', '-c', 'temp_buffers=2MB'];
 
 /** A data directory Postgres has not been initialized in (a file path; `memory://` and the like are left to PGlite). */
 function isFreshDirectory(dir: string): boolean {

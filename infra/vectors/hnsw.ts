@@ -83,6 +83,16 @@ export function createHnswIndex(options: HnswOptions): VectorIndex {
   return wrap(options, connectivity, newIndex(options, connectivity), new Map(), 1n, 0);
 }
 
+/** usearch saves and loads graphs only through files: `use` gets a fresh temporary path, removed after. */
+function throughTempFile<T>(use: (file: string) => T): T {
+  const file = path.join(tmpdir(), `stylist-hnsw-${randomUUID()}.usearch`);
+  try {
+    return use(file);
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
 /**
  * The index `image` was taken of. Throws when the bytes are not a graph of those dimensions and
  * keys (the caller checks the bytes' integrity first: usearch trusts a file's links).
@@ -90,13 +100,10 @@ export function createHnswIndex(options: HnswOptions): VectorIndex {
 export function restoreHnswIndex(image: VectorIndexImage, options: Omit<HnswOptions, 'dimensions' | 'connectivity'> = {}): VectorIndex {
   const settings = { ...options, dimensions: image.dimensions, connectivity: image.connectivity };
   const index = newIndex(settings, image.connectivity);
-  const file = path.join(tmpdir(), `stylist-hnsw-${randomUUID()}.usearch`);
-  try {
+  throughTempFile((file) => {
     writeFileSync(file, image.graph);
     index.load(file);
-  } finally {
-    rmSync(file, { force: true });
-  }
+  });
   const graphSize = Number(index.size());
   if (index.dimensions() !== image.dimensions || image.keys.length !== image.numbers.length || graphSize < image.keys.length || image.next <= graphSize) {
     throw new RangeError(`a saved graph of ${graphSize} vectors, ${index.dimensions()} dimensions does not match its ${image.keys.length} keys`);
@@ -158,14 +165,10 @@ function wrap(options: HnswOptions, connectivity: number, index: InstanceType<ty
     },
     memoryBytes: () => (numbers.size + tombstones) * (options.dimensions * BYTES_PER_SCALAR + connectivity * 2 * 4 + 64) * NATIVE_OVERHEAD,
     image() {
-      const file = path.join(tmpdir(), `stylist-hnsw-${randomUUID()}.usearch`);
-      let graph: Buffer;
-      try {
+      const graph = throughTempFile((file) => {
         index.save(file);
-        graph = readFileSync(file);
-      } finally {
-        rmSync(file, { force: true });
-      }
+        return readFileSync(file);
+      });
       return { dimensions: options.dimensions, connectivity, graph, keys: [...numbers.keys()], numbers: [...numbers.values()].map(Number), next: Number(next) };
     },
   };

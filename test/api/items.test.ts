@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import t, { type Test } from 'tap';
-import { UPLOAD_BODY_LIMIT } from '../../api/routes/items.js';
+import { UPLOAD_BODY_LIMIT } from '../../api/routes/item-upload.js';
 import { allProjectors } from '../../projections/index.js';
 import { LOCAL_STORES_ENV } from '../support/outbound.js';
 import { productShot, startPhotoServer } from '../support/photo-server.js';

@@ -65,6 +65,7 @@ t.test('read entry by entry, a 15 MB body holds its listings and about one entry
   t.ok(held < bound, `held at most ${(held / MB).toFixed(2)} MB (bound ${bound / MB} MB) of a ${(body.length / MB).toFixed(1)} MB body`);
 });
 
+// The yardstick that makes the bound above mean something: read whole, the same body holds many times it.
 t.test('the same measure of the same body read whole (its text, then its parsed tree) is many times that', async (t) => {
   const { stream, measure } = measuredPieces(body, 8);
   const chunks: Buffer[] = [];
@@ -74,5 +75,4 @@ t.test('the same measure of the same body read whole (its text, then its parsed 
   const held = liveAbove(measure.baseline);
   t.equal(parsed.items.length, UPLOAD_LIMIT);
   t.ok(held > 10 * MB, `read whole, the body holds ${(held / MB).toFixed(1)} MB`);
-  t.ok(text.length > 0);
 });

@@ -27,6 +27,9 @@ const defaults = Object.keys(DEFAULTS)
 // r(n): a corner of n px at full roundness (roundness 0 gives square corners).
 const r = (px: number) => `calc(var(--sw-round) * ${px}px)`;
 
+/** Where the panel takes the whole screen (and the page behind it stops scrolling). */
+export const FULL_SCREEN_MEDIA = '(max-width: 639.98px)';
+
 export const STYLES = `
 :host{all:initial;${defaults}}
 .root{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--sw-text);text-align:left;letter-spacing:normal}
@@ -38,7 +41,7 @@ button{cursor:pointer}
 .launcher{position:fixed;right:20px;bottom:20px;z-index:2147483000;min-height:48px;padding:0 20px;border:0;border-radius:${r(28)};background:var(--sw-button);color:var(--sw-button-text);font-weight:600;box-shadow:0 4px 16px rgba(0,0,0,.2)}
 .launcher:hover{background:var(--sw-button-hover)}
 .panel{position:fixed;right:20px;bottom:84px;z-index:2147483001;width:400px;height:640px;max-width:calc(100vw - 40px);max-height:calc(100vh - 104px);display:flex;flex-direction:column;background:var(--sw-page);border:1px solid var(--sw-border);border-radius:${r(16)};box-shadow:0 12px 40px rgba(0,0,0,.25);overflow:hidden}
-@media (max-width:639.98px){.panel{inset:0;width:100%;height:100%;max-width:none;max-height:none;border:0;border-radius:0}.open .launcher{display:none}}
+@media ${FULL_SCREEN_MEDIA}{.panel{inset:0;width:100%;height:100%;max-width:none;max-height:none;border:0;border-radius:0}.open .launcher{display:none}}
 header{display:flex;align-items:center;gap:8px;padding:12px 12px 12px 16px;border-bottom:1px solid var(--sw-border);background:var(--sw-surface)}
 h2{flex:1;margin:0;font-size:16px}
 .icon{width:36px;height:36px;border:0;border-radius:${r(18)};background:transparent;font-size:20px;line-height:1}

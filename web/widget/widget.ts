@@ -3,7 +3,7 @@ import { Api, ApiError } from './api.js';
 import { applyCartAction } from './cart.js';
 import { EventQueue } from './events.js';
 import { ConversationStore, type CardData, type Entry } from './storage.js';
-import { STYLES, applyTheme } from './styles.js';
+import { FULL_SCREEN_MEDIA, STYLES, applyTheme } from './styles.js';
 import type { AgentEvent, CartSnapshot, HistoryEntry, Look, PageContext, ShownProduct, WidgetOptions } from './types.js';
 import { cardData, el, productCard, typingDots } from './view.js';
 
@@ -125,7 +125,7 @@ export class Widget {
     this.root.classList.add('open');
     this.launcher.setAttribute('aria-expanded', 'true');
     // Under 640 px the panel is the whole screen: the page behind it must not scroll under the finger.
-    if (matchMedia('(max-width: 639.98px)').matches) {
+    if (matchMedia(FULL_SCREEN_MEDIA).matches) {
       this.heldOverflow = document.documentElement.style.overflow;
       document.documentElement.style.overflow = 'hidden';
     }
