@@ -19,7 +19,7 @@ export async function seedDemo(platform: Platform) {
     db: platform.database.db,
     queue: platform.queue,
     waitFor: (position) => platform.projections.waitFor(position, PROJECTIONS),
-  }, now);
+  }, now, config.demo.products);
   if (seeded.position) await platform.projections.waitFor(seeded.position, PROJECTIONS);
   // The demo storefront's themes: one stream each, named by the theme, so seeding again adds nothing.
   for (const theme of DEMO_THEMES) {

@@ -26,7 +26,8 @@ export interface DemoSeeded {
   position: Position | null;
 }
 
-export async function seedDemoCatalogue(deps: { store: EventStore; db: Kysely<any>; queue: WorkQueue; waitFor(position: Position): Promise<void> }, now = new Date().toISOString()): Promise<DemoSeeded> {
+/** `count`: the catalogue's first products only (a smaller demo loads sooner); the same products and photos as in the whole. */
+export async function seedDemoCatalogue(deps: { store: EventStore; db: Kysely<any>; queue: WorkQueue; waitFor(position: Position): Promise<void> }, now = new Date().toISOString(), count?: number): Promise<DemoSeeded> {
   const meta = (step: string): CommandMeta => ({ now, actor: { kind: 'system', id: 'demo' }, correlationId: step === 'create' ? DEMO_CORRELATION_ID : `${DEMO_CORRELATION_ID}/${step}` });
   const organizationId = DEMO_ORGANIZATION_ID;
   const domain = new URL(DEMO_STORE.url).hostname;
@@ -48,7 +49,9 @@ export async function seedDemoCatalogue(deps: { store: EventStore; db: Kysely<an
   const settled = [created.position, activated.position].filter((p): p is Position => p !== null).sort(comparePositions).at(-1);
   if (settled) await deps.waitFor(settled);
 
-  const products = generateDemoCatalogue();
+  // A prefix of the whole catalogue, not a smaller draw: the ingest worker draws each photo from the
+  // whole catalogue by SKU, and the first products already span every template.
+  const products = generateDemoCatalogue().slice(0, count);
   const outcome = await uploadItems(
     { store: deps.store, db: deps.db, queue: deps.queue },
     { organizationId, datasetId: DEMO_DATASET_ID, storeUrl: DEMO_STORE.url, shape: 'items', entries: products.map((product) => product.input) },

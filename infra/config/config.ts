@@ -3,6 +3,7 @@
 import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_DEMO_COUNT } from '../../domain/demo-catalogue/generate.js';
 
 const optional = (schema: z.ZodType<string>) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
@@ -107,6 +108,7 @@ const environment = z.object({
   DEMO_QUOTA: integer(10_000, 0, Number.MAX_SAFE_INTEGER),
   DEMO_RPM: integer(60, 1, 1_000_000),
   DEMO_SEED: flag(true),
+  DEMO_PRODUCTS: integer(DEFAULT_DEMO_COUNT, 1, DEFAULT_DEMO_COUNT),
   STYLIST_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
   BASE_URL: optional(url(['http', 'https'], 'https://stylist.example.com')),
   TRUST_PROXY: trustProxy,
@@ -183,7 +185,8 @@ export interface Config {
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string };
   openai?: { apiKey?: string; baseUrl?: string; chatModel?: string; embeddingModel?: string; visionModel?: string };
   /** `seedAtStart`: the embedded default loads the demo catalogue when it starts (DEMO_SEED). */
-  demo: { key: string; quota: number; rpm: number; seedAtStart: boolean };
+  /** `products`: how many of the demo catalogue's products are loaded (the first ones; DEMO_PRODUCTS). */
+  demo: { key: string; quota: number; rpm: number; seedAtStart: boolean; products: number };
   /** Absent on the embedded default: generated once and kept under DATA_DIR. */
   secret?: string;
   baseUrl: string;
@@ -382,7 +385,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     natsPrefix: e.NATS_PREFIX,
     s3: e.S3_ENDPOINT ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY!, secretKey: e.S3_SECRET_KEY!, bucket: e.S3_BUCKET! } : undefined,
     openai: Object.values(openai).some(Boolean) ? openai : undefined,
-    demo: { key: e.DEMO_KEY, quota: e.DEMO_QUOTA, rpm: e.DEMO_RPM, seedAtStart: e.DEMO_SEED },
+    demo: { key: e.DEMO_KEY, quota: e.DEMO_QUOTA, rpm: e.DEMO_RPM, seedAtStart: e.DEMO_SEED, products: e.DEMO_PRODUCTS },
     secret: e.STYLIST_SECRET,
     baseUrl: (e.BASE_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,

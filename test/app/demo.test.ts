@@ -19,6 +19,13 @@ t.test('stylist demo seed: an active dataset of generated products, queued once'
   t.equal(Number(queued.n), products);
 });
 
+t.test('DEMO_PRODUCTS loads the catalogue\'s first products: the same ones, fewer', async (t) => {
+  const service = await startTestService(t, { env: { DEMO_PRODUCTS: '80' } });
+  t.match(await service.cli(['demo', 'seed', '--json']), { datasetId: DEMO_DATASET_ID, products: 80, queued: 80, unchanged: 0 });
+  const rows = await service.platform.database.db.selectFrom('catalogue_items').select('sku').where('dataset_id', '=', DEMO_DATASET_ID).execute();
+  t.same(rows.map((r) => r.sku).sort(), generateDemoCatalogue().slice(0, 80).map((p) => p.input.sku).sort(), 'the first 80 of the whole catalogue, so their drawn photos match');
+});
+
 t.test('demo products ingest like a merchant upload: drawn photos stored, labels match what was generated', async (t) => {
   const service = await startTestService(t, { workers: ['ingest'] });
   const org = await service.cli(['org', 'create', '--name', 'Acme Apparel', '--json']);

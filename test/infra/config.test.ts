@@ -22,7 +22,7 @@ t.test('with nothing set the embedded defaults of document 3 §1 apply', async (
   t.equal(config.natsUrl, undefined);
   t.equal(config.s3, undefined);
   t.equal(config.openai, undefined);
-  t.same(config.demo, { key: 'sgpt-pk-demo', quota: 10000, rpm: 60, seedAtStart: true });
+  t.same(config.demo, { key: 'sgpt-pk-demo', quota: 10000, rpm: 60, seedAtStart: true, products: 300 });
   t.equal(config.baseUrl, 'http://127.0.0.1:3000');
   t.equal(config.trustProxy, false);
 });
@@ -77,6 +77,7 @@ t.test('every bad value is refused with one line that names the variable', async
     [{ DEMO_QUOTA: '-1' }, /^configuration error: DEMO_QUOTA /],
     [{ DEMO_RPM: 'lots' }, /^configuration error: DEMO_RPM /],
     [{ DEMO_SEED: 'maybe' }, /^configuration error: DEMO_SEED must be true or false/],
+    [{ DEMO_PRODUCTS: '301' }, /^configuration error: DEMO_PRODUCTS /],
     [{ STYLIST_SECRET: 'short' }, /^configuration error: STYLIST_SECRET must be at least 32 characters \(got "\*\*\*"\)$/],
     [{ DATABASE_URL: 'postgres://db/x' }, /^configuration error: STYLIST_SECRET must be set when DATABASE_URL is set/],
     [{ BASE_URL: '/relative' }, /^configuration error: BASE_URL /],
