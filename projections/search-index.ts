@@ -1,12 +1,14 @@
 // The search read model: what `POST /v1/search` retrieves from. One row per item, made when it is
 // first queued (so its origin, the source that brought it, is known) and filled when it is
-// processed: labelled attributes as columns, the stored price and variants, and a weighted full-text document
-// (its fields and their weights: domain/search/document.ts).
+// processed: labelled attributes as columns, the stored price and variants, the answer body a result
+// shows (domain/item/record.ts `answerBody`), and a weighted full-text document (its fields and their
+// weights: domain/search/document.ts).
 // Rebuilt by replay like every read model; vectors are not copied here (they live in
 // item_embeddings, derived) but every change moves `change_seq`, which the search memory follows.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DatasetEvent } from '../domain/dataset/events.js';
 import type { ItemEvent, ItemProcessed } from '../domain/item/events.js';
+import { answerBody } from '../domain/item/record.js';
 import { documentFields } from '../domain/search/document.js';
 import type { RecordedEvent } from '../infra/eventstore/port.js';
 import { projector, type TypedHandlers } from './projector.js';
@@ -41,7 +43,7 @@ const processedRow = (data: ItemProcessed['data']): RawBuilder<unknown> => {
   return sql`(${data.itemId}::uuid, ${data.datasetId}::uuid, ${data.organizationId}::uuid, ${data.status}::text, ${listing.name}::text, ${listing.brand}::text,
     ${labels.slot}::text, ${labels.family}::text, ${labels.gender}::text, ${labels.age_group}::text, ${labels.color_family}::text, ${labels.colors}::text[],
     ${labels.pattern}::text, ${labels.material}::text[], ${labels.fit}::text, ${labels.featureKeys}::text[], ${listing.price}::float8, ${data.currency}::text,
-    ${JSON.stringify(listing.variants)}::jsonb, ${data.at}::timestamptz,
+    ${JSON.stringify(listing.variants)}::jsonb, ${JSON.stringify(answerBody(data))}::text, ${data.at}::timestamptz,
     setweight(to_tsvector('english', ${a}::text), 'A') || setweight(to_tsvector('english', ${b}::text), 'B') ||
     setweight(to_tsvector('english', ${c}::text), 'C') || setweight(to_tsvector('english', ${d}::text), 'D'))`;
 };
@@ -52,13 +54,13 @@ const process = async (db: Kysely<any>, events: ReadonlyArray<Recorded<'ItemProc
   // order) still gets one: queued_at then falls back to the processing time.
   await sql`
     insert into search_documents (item_id, dataset_id, organization_id, status, name, brand, slot, family, gender, age_group, color_family, colors,
-      pattern, material, fit, feature_keys, price, currency, variants, queued_at, document)
+      pattern, material, fit, feature_keys, price, currency, variants, body, queued_at, document)
     values ${sql.join(events.map((event) => processedRow(event.data)))}
     on conflict (item_id) do update set
       status = excluded.status, name = excluded.name, brand = excluded.brand, slot = excluded.slot, family = excluded.family, gender = excluded.gender,
       age_group = excluded.age_group, color_family = excluded.color_family, colors = excluded.colors, pattern = excluded.pattern, material = excluded.material,
       fit = excluded.fit, feature_keys = excluded.feature_keys, price = excluded.price, currency = excluded.currency, variants = excluded.variants,
-      document = excluded.document, queued_at = search_documents.queued_at, change_seq = ${NEXT_CHANGE}`.execute(db);
+      body = excluded.body, document = excluded.document, queued_at = search_documents.queued_at, change_seq = ${NEXT_CHANGE}`.execute(db);
 };
 
 const handlers: TypedHandlers<Handled> = {

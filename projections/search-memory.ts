@@ -177,6 +177,14 @@ export class SearchMemory {
     return matches.length > k ? matches.slice(0, k) : matches;
   }
 
+  /** Bodies read from the read model for docs that had none (a restored dataset's): kept where the doc is still the current one. */
+  keepBodies(found: ReadonlyArray<{ doc: MemoryDoc; body: string }>): void {
+    for (const { doc, body } of found) {
+      const entry = this.datasets.get(doc.datasetId);
+      if (entry && this.holds(entry)) entry.memory.keepBody(doc, body);
+    }
+  }
+
   /** The datasets held (loaded), least recently searched first. */
   stats(): Array<{ datasetId: string; organizationId: string | null; items: number; bytes: number }> {
     return this.held()

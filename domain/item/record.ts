@@ -86,3 +86,16 @@ export function datasetItemBody(processed: Omit<ItemProcessed['data'], 'status' 
     },
   };
 }
+
+/**
+ * What a search result shows of an item before its offer in the shopper's market is added: the
+ * body without the stored variants (the search read model keeps them beside it, and the offer's
+ * variants, price and currency replace the stored ones in every answer).
+ */
+export type AnswerBody = Omit<DatasetItemBody, 'product'> & { product: Omit<DatasetItemBody['product'], 'variants'> };
+
+export function answerBody(processed: Omit<ItemProcessed['data'], 'status' | 'at' | 'queueVersion'>): AnswerBody {
+  const { product, ...rest } = datasetItemBody(processed);
+  const { variants: _variants, ...shown } = product;
+  return { ...rest, product: shown };
+}

@@ -21,6 +21,7 @@ import * as analyticsUnverified from './0017_analytics_unverified.js';
 import * as chats from './0018_chats.js';
 import * as projectionParked from './0019_projection_parked.js';
 import * as analyticsShownClock from './0020_analytics_shown_clock.js';
+import * as searchAnswerBodies from './0021_search_answer_bodies.js';
 
 export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0001_projection_checkpoints': projectionCheckpoints,
@@ -43,4 +44,5 @@ export const readModelMigrations: Readonly<Record<string, Migration>> = {
   '0018_chats': chats,
   '0019_projection_parked': projectionParked,
   '0020_analytics_shown_clock': analyticsShownClock,
+  '0021_search_answer_bodies': searchAnswerBodies,
 };

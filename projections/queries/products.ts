@@ -4,7 +4,7 @@
 // are untrusted: only active items of the given organization and datasets come back.
 import { sql, type Kysely } from 'kysely';
 import type { ListingVariant } from '../../domain/catalogue/product-input.js';
-import type { DatasetItemBody } from '../../domain/item/record.js';
+import type { AnswerBody, DatasetItemBody } from '../../domain/item/record.js';
 import type { PricedProduct } from '../../domain/pricing/index.js';
 import { loadPricingContext, offerInMarket } from './market-pricing.js';
 import { isUuid } from './rows.js';
@@ -12,7 +12,7 @@ import { isUuid } from './rows.js';
 /** The stored product with the shopper's market's prices and the response-only fields of document 1. */
 export type MarketProductBody = DatasetItemBody['product'] & Omit<PricedProduct, 'variants' | 'price' | 'currency' | 'market'>;
 
-export const marketProduct = (body: DatasetItemBody, offer: PricedProduct): MarketProductBody => {
+export const marketProduct = (body: AnswerBody, offer: PricedProduct): MarketProductBody => {
   const { variants, price, currency, market, ...responseOnly } = offer;
   return { ...body.product, price, currency, market, variants, ...responseOnly };
 };

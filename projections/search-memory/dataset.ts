@@ -23,6 +23,15 @@ export interface MemoryDoc {
   featureKeys: string[];
   price: number;
   currency: string;
+  /** The stored variants as JSON text: parsed only for the candidates a search prices. */
+  variants: string;
+  /**
+   * The answer body a result shows (domain/item/record.ts `AnswerBody`) as JSON text. A saved copy
+   * does not hold them (they would double its size and its load time): a restored doc has none
+   * until a search first shows it and keeps it (`keepBody`). Null also for a row projected before
+   * the read model kept bodies.
+   */
+  body: string | null;
   queuedAt: string;
   /** Lexeme ids of its document (ascending when parsed, in the saved order when restored), and each one's weight (A 1.0, B 0.5, C 0.2, D 0.1, plus a little per repeat). */
   terms: Uint32Array;
@@ -64,6 +73,7 @@ export interface SavedDocs {
   featureKeys: string[][];
   price: number[];
   currency: string[];
+  variants: string[];
   queuedAt: string[];
   names: Array<readonly string[] | null>;
   /** null where the doc has no vector. */
@@ -94,6 +104,8 @@ function memoryDoc(doc: DocFields, slot: number, vectorSum: number): MemoryDoc {
     featureKeys: doc.featureKeys,
     price: doc.price,
     currency: doc.currency,
+    variants: doc.variants,
+    body: doc.body,
     queuedAt: doc.queuedAt,
     terms: doc.terms,
     weights: doc.weights,
@@ -178,6 +190,13 @@ export class DatasetMemory {
     return this.bySlot[doc.slot] === doc;
   }
 
+  /** The body of a doc that had none, read from the read model at the doc's own `changeSeq`: kept for the next answers. */
+  keepBody(doc: MemoryDoc, body: string): void {
+    if (doc.body !== null || !this.isCurrent(doc)) return;
+    doc.body = body;
+    this.ownBytes += textBytes(body);
+  }
+
   put(doc: DocFields, vector: number[] | null): void {
     const previous = this.docs.get(doc.itemId);
     const vectorSum = vector?.length ? checksum(vector) : NaN;
@@ -224,6 +243,8 @@ export class DatasetMemory {
           featureKeys: saved.featureKeys[d]!,
           price: saved.price[d]!,
           currency: saved.currency[d]!,
+          variants: saved.variants[d]!,
+          body: null,
           queuedAt: saved.queuedAt[d]!,
           names: saved.names[d] ?? undefined,
           changeSeq: saved.changeSeq[d]!,
@@ -392,8 +413,19 @@ const LABEL_BYTES = 40;
 const POSTING_BYTES = 16;
 
 function docBytes(doc: MemoryDoc): number {
-  return DOC_BYTES + doc.terms.length * TERM_BYTES + (doc.colors.length + doc.materials.length + doc.featureKeys.length + (doc.names?.length ?? 0)) * LABEL_BYTES;
+  return (
+    DOC_BYTES +
+    doc.terms.length * TERM_BYTES +
+    (doc.colors.length + doc.materials.length + doc.featureKeys.length + (doc.names?.length ?? 0)) * LABEL_BYTES +
+    textBytes(doc.variants) +
+    textBytes(doc.body)
+  );
 }
+
+const STRING_HEADER_BYTES = 16;
+const ONE_BYTE = /^[\x00-\xff]*$/;
+/** V8 keeps a string of Latin-1 characters in a byte each, any other in two bytes each. */
+const textBytes = (text: string | null): number => (text === null ? 0 : STRING_HEADER_BYTES + text.length * (ONE_BYTE.test(text) ? 1 : 2));
 
 function checksum(vector: readonly number[]): number {
   let sum = 0;

@@ -25,6 +25,8 @@ export interface LoadedRow {
   feature_keys: string[] | null;
   price: number;
   currency: string;
+  variants: string | null;
+  body: string | null;
   queued_at: Date | string;
   document: string;
   change_seq: string;
@@ -34,7 +36,7 @@ export interface LoadedRow {
 const LOAD_PAGE = 5000;
 const FOLLOW_PAGE = 2000;
 const COLUMNS = sql`d.item_id, d.dataset_id, d.source_id, d.status, d.name, d.brand, d.slot, d.family, d.gender, d.age_group, d.color_family, d.colors, d.pattern, d.material,
-  d.fit, d.feature_keys, d.price, d.currency, d.queued_at, d.document::text as document, d.change_seq::text as change_seq, e.vector`;
+  d.fit, d.feature_keys, d.price, d.currency, d.variants::text as variants, d.body, d.queued_at, d.document::text as document, d.change_seq::text as change_seq, e.vector`;
 
 /** The read model's head: its latest change. */
 export async function readHead(db: Kysely<any>): Promise<bigint> {
@@ -72,6 +74,14 @@ export async function readChanges(db: Kysely<any>, after: bigint, datasetIds: re
   }
 }
 
+/** The answer bodies the read model holds for these items, with the `change_seq` of the version each belongs to. */
+export async function readBodies(db: Kysely<any>, itemIds: readonly string[]): Promise<Map<string, { changeSeq: number; body: string | null }>> {
+  if (!itemIds.length) return new Map();
+  const { rows } = await sql<{ item_id: string; change_seq: string; body: string | null }>`
+    select item_id, change_seq::text as change_seq, body from search_documents where item_id = any(${itemIds}::uuid[])`.execute(db);
+  return new Map(rows.map((row) => [row.item_id, { changeSeq: Number(row.change_seq), body: row.body }]));
+}
+
 /** A row into the dataset's memory: put while active and labelled, removed otherwise. */
 export function applyRow(memory: DatasetMemory, row: LoadedRow, lexicon: Lexicon): void {
   if (row.status !== 'active' || row.slot === null) {
@@ -96,6 +106,8 @@ export function applyRow(memory: DatasetMemory, row: LoadedRow, lexicon: Lexicon
       featureKeys: row.feature_keys ?? [],
       price: Number(row.price),
       currency: row.currency,
+      variants: row.variants ?? '[]',
+      body: row.body,
       queuedAt: row.queued_at instanceof Date ? row.queued_at.toISOString() : String(row.queued_at),
       names: productNameKeys(row.name, row.brand),
       changeSeq: Number(row.change_seq),

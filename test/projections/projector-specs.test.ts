@@ -171,7 +171,7 @@ t.test('search index', async (t) => {
     type: 'ItemProcessed',
     data: { ...ids, queueVersion: 1, listing, currency: 'EUR', labels, searchText: 'jacket', searchTextVersion: 2, images: [], photoProblems: [], labeller: 'offline', pipelineVersion: 1, status: 'active', at: later },
   };
-  const unprocessed = { name: null, brand: null, family: null, price: null, variants: null, document: '' };
+  const unprocessed = { name: null, brand: null, family: null, price: null, variants: null, body: null, document: '' };
 
   await spec.given([]).when(queued(at, sourceId)).then({
     search_documents: [{ item_id: itemId, dataset_id: datasetId, organization_id: organizationId, source_id: sourceId, status: 'queued', queued_at: new Date(at), ...unprocessed }],
@@ -184,11 +184,13 @@ t.test('search index', async (t) => {
       // Weighted: name, type and family (A), labelled attributes (B), brand and tags (C), description without its markup (D).
       // (tsvector prints lexemes in order, D without a letter; no tag or entity becomes a word.)
       document: /^(?=.*'field':2A )(?=.*'jacket':[\dA,]*A )(?=.*'oliv':\d+B )(?=.*'northway':\d+C )(?=.*'outdoor':\d+C )(?=.*'corduroy':\d+ )(?!.*'(b|p|amp)':)/,
+      // The answer body a search result shows: labels and stored product, without the variants the row keeps beside it.
+      body: /^(?=.*"metadata":\{[^}]*"slot":"outerwear")(?=.*"product":\{"sku":"JKT-1","url":[^}]*"name":"Waxed Field Jacket")(?!.*"variants")/,
     }],
   });
   await spec.given([]).when(processed).then({ search_documents: [{ status: 'active', name: 'Waxed Field Jacket', queued_at: new Date(later) }] }, 'processed without a queued row: one is made');
   const commerce: ItemEvent = { type: 'ItemCommerceUpdated', data: { ...ids, queueVersion: 1, price: 150, currency: 'EUR', variants: [], at: later } };
-  await spec.given([queued(), processed]).when(commerce).then({ search_documents: [{ price: 150, variants: [], name: 'Waxed Field Jacket' }] });
+  await spec.given([queued(), processed]).when(commerce).then({ search_documents: [{ price: 150, variants: [], name: 'Waxed Field Jacket', body: /"name":"Waxed Field Jacket"/ }] }, 'a new price keeps the body: the offer carries prices and variants');
   await spec.given([queued()]).when(commerce).then({ search_documents: [{ price: null, status: 'queued' }] }, 'prices wait for the item to be processed');
   const archived: ItemEvent = { type: 'ItemStatusChanged', data: { ...ids, status: 'archived', at: later } };
   await spec.given([queued(), processed]).when(archived).then({ search_documents: [{ status: 'archived' }] });

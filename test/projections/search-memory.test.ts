@@ -42,6 +42,8 @@ const doc = (itemId: string, lexicon: Lexicon, text: string, fields: Partial<Mem
   featureKeys: [],
   price: 10,
   currency: 'EUR',
+  variants: '[]',
+  body: null,
   queuedAt: '2026-11-26T00:00:00.000Z',
   ...parseDocument(text, lexicon),
   ...fields,

@@ -8,7 +8,7 @@
 //   5. price.ts       priced in the shopper's market in that order until `limit` buyable products
 //                     are found, the offer filters applied (price, sale, stock, size), then ranked
 //                     again with what each offer says of stock;
-//   6. answer.ts      the page: stored bodies with their offers, and the answer's market.
+//   6. answer.ts      the page: the bodies the memory holds with their offers, and the answer's market.
 import type { Kysely } from 'kysely';
 import type { Gender } from '../../../domain/catalogue/vocabulary.js';
 import type { DatasetItemBody } from '../../../domain/item/record.js';
@@ -75,7 +75,7 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const { datasets, head } = await resolveScope(deps.db, request);
   const understood = understandQuery(request.query);
   const market = { country, fallbackCurrency: datasets[0]?.currency ?? 'CAD' };
-  if (!datasets.length) return answer(deps.db, [], { offers: new Map(), sources: [] }, market);
+  if (!datasets.length) return answer(deps, [], { offers: new Map(), sources: [] }, new Map(), market);
 
   const intent = rankingIntent(understood);
   const found = await retrieve(deps, { datasetIds: datasets.map((d) => d.datasetId), head }, request.query, filters, understood, intent);
@@ -83,5 +83,5 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const byRelevance = rank(intent, relevant, fusion);
   const priced = await priceInMarket(deps.db, byRelevance, { ...found, signals: relevant }, { country, limit: request.limit, filters, understood });
   const ranked = rank(intent, priced.kept, fusion).slice(0, request.limit);
-  return answer(deps.db, ranked, priced, market);
+  return answer(deps, ranked, priced, found.docOf, market);
 }

@@ -1,15 +1,15 @@
 // Search, stage 4: pricing in the shopper's market. Candidates are priced in the order relevance
 // put them (every candidate counted as available), a batch at a time, until `limit` products the
-// shopper can buy are found: pricing is the costly part (variants and market rows read from the
-// database), and a product priced later can only rank lower among its kind. A candidate the read
-// model no longer has active is dropped here; the offer filters (filter.ts) apply here.
+// shopper can buy are found: pricing is the costly part (each candidate's variants parsed, the
+// sources' markets and a foreign market's rows read from the database), and a product priced later
+// can only rank lower among its kind. The offer filters (filter.ts) apply here.
 import type { Kysely } from 'kysely';
 import type { PricedProduct, PricingSource } from '../../../domain/pricing/index.js';
 import type { UnderstoodQuery } from '../../../domain/search/index.js';
 import type { CandidateSignals, Ranked } from '../../../domain/search/rank.js';
 import type { MemoryDoc } from '../../search-memory.js';
 import { loadPricingContext, offerInMarket } from '../market-pricing.js';
-import { activeVariants } from '../products.js';
+import type { ListingVariant } from '../../../domain/catalogue/product-input.js';
 import { passesOffer, sizeInStock } from './filter.js';
 import type { SearchFilters } from './index.js';
 import type { Retrieved } from './retrieve.js';
@@ -39,17 +39,12 @@ export async function priceInMarket(
   let buyable = 0;
   for (let start = 0; start < byRelevance.length && buyable < limit; start += PRICING_BATCH) {
     const batch: MemoryDoc[] = byRelevance.slice(start, start + PRICING_BATCH).map((ranked) => found.docOf.get(ranked.itemId)!);
-    const [pricing, variantsOf] = await Promise.all([
-      loadPricingContext(db, batch.map((doc) => ({ itemId: doc.itemId, sourceId: doc.sourceId, queuedAt: doc.queuedAt })), { country }),
-      activeVariants(db, batch.map((doc) => doc.itemId)),
-    ]);
+    const pricing = await loadPricingContext(db, batch.map((doc) => ({ itemId: doc.itemId, sourceId: doc.sourceId, queuedAt: doc.queuedAt })), { country });
     for (const doc of batch) {
-      const variants = variantsOf.get(doc.itemId);
-      // Archived, or its dataset's items changed, since the memory last caught up.
-      if (!variants) continue;
       const context = pricing.get(doc.itemId);
       sources.add(context?.source ?? null);
-      const offer = offerInMarket(country, variants, context);
+      // The memory caught up with the read model before retrieving: its docs are the active items, as they are now.
+      const offer = offerInMarket(country, { price: doc.price, currency: doc.currency, variants: JSON.parse(doc.variants) as ListingVariant[] }, context);
       const words = found.named.has(doc) ? null : understood;
       if (!passesOffer(offer, filters, words)) continue;
       offers.set(doc.itemId, offer);
