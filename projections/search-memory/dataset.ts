@@ -423,9 +423,9 @@ function docBytes(doc: MemoryDoc): number {
 }
 
 const STRING_HEADER_BYTES = 16;
-const ONE_BYTE = /^[\x00-\xff]*$/;
+const TWO_BYTE = /[\u0100-\uffff]/;
 /** V8 keeps a string of Latin-1 characters in a byte each, any other in two bytes each. */
-const textBytes = (text: string | null): number => (text === null ? 0 : STRING_HEADER_BYTES + text.length * (ONE_BYTE.test(text) ? 1 : 2));
+const textBytes = (text: string | null): number => (text === null ? 0 : STRING_HEADER_BYTES + text.length * (TWO_BYTE.test(text) ? 2 : 1));
 
 function checksum(vector: readonly number[]): number {
   let sum = 0;
