@@ -187,7 +187,10 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     if (env('BENCH_SINGLE_SECONDS', 10) > 0) {
       const singleFile = path.join(workDir, 'single.json');
       await writeFile(singleFile, JSON.stringify({ ...config, clients: 1, seconds: env('BENCH_SINGLE_SECONDS', 10) }));
+      // With BENCH_CPU_PROFILE, the one shopper's phase is profiled too, beside it (…-single.cpuprofile).
+      const profilingSingle = process.env.BENCH_CPU_PROFILE ? await startCpuProfile() : null;
       single = await runLoad(singleFile);
+      if (profilingSingle) await profilingSingle.stop(process.env.BENCH_CPU_PROFILE!.replace(/(\.cpuprofile)?$/, '-single.cpuprofile'));
       console.error(`  one client: ${JSON.stringify(single)}`);
     }
     // This process's profile (API, projections and ingest worker) while the load runs.

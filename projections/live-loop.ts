@@ -4,13 +4,13 @@
 // its own loop, feed and batches, so a long batch of one never delays an event of another. A
 // failing read of `$all` (a dropped LISTEN connection, a restarted server) resubscribes from the
 // checkpoints after a capped backoff. Poisoned projectors sit out; a poller notices an operator's
-// skip or retry from any process and hands them back to the loop.
+// skip or retry from any process (the runner's one poll, for all its lanes) and hands them back.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RecordedEvent } from '../infra/eventstore/port.js';
 import { comparePositions, type Position } from '../infra/eventstore/position.js';
 import { eventsAfter, handles } from './apply.js';
 import { ensureCheckpoints, readCheckpoints, skipAhead } from './checkpoints.js';
-import { openFaults } from './faults.js';
+import { openFaults, type ProjectionFault } from './faults.js';
 import { EventFeed } from './feed.js';
 import { assertAscending, forEachLimited } from './ordering.js';
 import { backoffMs, type ProjectorState, type RunnerCore } from './runner-core.js';
@@ -29,23 +29,20 @@ export interface LaneOfLoop {
 export class LiveLoop {
   readonly #core: RunnerCore;
   readonly lane: LaneOfLoop;
-  readonly #faultPollMs: number;
   #loop: Promise<void> | undefined;
   /** A stop under way: `start` waits for it rather than mistaking the old loop for a live one. */
   #halting: Promise<void> | undefined;
   #feed: EventFeed | undefined;
   #stopping = new AbortController();
   #resync = false;
-  #poller: NodeJS.Timeout | undefined;
-  #polling: Promise<void> | undefined;
+  #applyingFaults: Promise<void> | undefined;
   /** Last position handed to the projectors (null: from the start); undefined when stopped. */
   #delivered: Position | null | undefined;
   #started = false;
 
-  constructor(core: RunnerCore, faultPollMs: number, lane: LaneOfLoop) {
+  constructor(core: RunnerCore, lane: LaneOfLoop) {
     this.#core = core;
     this.lane = lane;
-    this.#faultPollMs = faultPollMs;
   }
 
   get running(): boolean {
@@ -82,22 +79,17 @@ export class LiveLoop {
     this.#stopping = new AbortController();
     this.#started = true;
     this.#loop = this.#run();
-    this.#poller = setInterval(() => void this.syncFaults().catch(() => {}), this.#faultPollMs);
-    this.#poller.unref();
   }
 
   /** Ends the subscription and waits for the batch being applied. */
   async stop(): Promise<void> {
     const loop = this.#loop;
     if (!loop) return this.#halting;
-    clearInterval(this.#poller);
     this.#stopping.abort();
-    // Parking happens in the loop: without it this process no longer knows the count.
-    this.#core.parked.count = undefined;
     this.#halting = (async () => {
       await this.#feed?.close();
       await loop;
-      await this.#polling?.catch(() => {});
+      await this.#applyingFaults?.catch(() => {});
       this.#loop = undefined;
       this.#halting = undefined;
     })();
@@ -111,13 +103,13 @@ export class LiveLoop {
   }
 
   /**
-   * Follows `projection_faults`: a fault closed by an operator (here or in another process) puts
-   * its projector back in the loop from its stored checkpoint; one opened elsewhere stops it here too.
+   * Follows `projection_faults` as the runner read them (`open`, by projector): a fault closed by an
+   * operator (here or in another process) puts its projector back in the loop from its stored
+   * checkpoint; one opened elsewhere stops it here too.
    */
-  syncFaults(): Promise<void> {
-    this.#polling ??= (async () => {
+  applyFaults(open: ReadonlyMap<string, ProjectionFault>): Promise<void> {
+    this.#applyingFaults ??= (async () => {
       const core = this.#core;
-      const [open] = await Promise.all([openFaults(core.db), core.recountParked()]);
       const released = this.lane.states.filter((s) => s.fault && !open.has(s.projector.name));
       for (const state of this.lane.states) if (!state.fault && open.has(state.projector.name)) state.fault = open.get(state.projector.name);
       if (!released.length) return;
@@ -130,8 +122,8 @@ export class LiveLoop {
       }
       core.notify();
       this.resync();
-    })().finally(() => (this.#polling = undefined));
-    return this.#polling;
+    })().finally(() => (this.#applyingFaults = undefined));
+    return this.#applyingFaults;
   }
 
   async #run(): Promise<void> {

@@ -8,7 +8,7 @@ import { userInfo } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { EventStore } from '../infra/eventstore/port.js';
 import type { Position } from '../infra/eventstore/position.js';
-import { retryFault, skipFault, type ProjectionFault } from './faults.js';
+import { openFaults, retryFault, skipFault, type ProjectionFault } from './faults.js';
 import type { ProjectionLane } from './index.js';
 import { LiveLoop } from './live-loop.js';
 import { replayParked, type FailedLane, type ReplayedLane } from './parked-replay.js';
@@ -56,16 +56,20 @@ export class ProjectionRunner {
   readonly #loops = new Map<string, LiveLoop>();
   /** The loop of each projector, by projector name. */
   readonly #loopOf = new Map<string, LiveLoop>();
+  readonly #faultPollMs: number;
+  #poller: NodeJS.Timeout | undefined;
+  #polling: Promise<void> | undefined;
 
   constructor(options: ProjectionRunnerOptions) {
     const retry = { ...DEFAULT_RETRY, ...options.retry };
     const batchSize = options.batchSize ?? 500;
     const lanes = options.lanes ?? [{ name: 'projections', projectors: options.projectors ?? [] }];
     this.#core = new RunnerCore(options.store, options.db, options.logger ?? silent, batchSize, retry, lanes.flatMap((lane) => lane.projectors));
+    this.#faultPollMs = options.faultPollMs ?? 2000;
     for (const lane of lanes) {
       if (this.#loops.has(lane.name)) throw new Error(`two projection lanes are named ${lane.name}`);
       const states = lane.projectors.map((p) => this.#core.state(p.name));
-      const loop = new LiveLoop(this.#core, options.faultPollMs ?? 2000, { name: lane.name, states, batchSize: lane.batchSize ?? batchSize });
+      const loop = new LiveLoop(this.#core, { name: lane.name, states, batchSize: lane.batchSize ?? batchSize });
       this.#loops.set(lane.name, loop);
       for (const state of states) this.#loopOf.set(state.projector.name, loop);
     }
@@ -83,11 +87,19 @@ export class ProjectionRunner {
   async start(lanes?: readonly string[]): Promise<void> {
     const loops = (lanes ?? this.lanes).map((name) => this.#loop(name));
     await Promise.all(loops.map((loop) => loop.start()));
+    // One poll for all the lanes this process runs: the faults and the parked count are the runner's, not a lane's.
+    this.#poller ??= setInterval(() => void this.#syncFaults().catch(() => {}), this.#faultPollMs);
+    this.#poller.unref();
   }
 
   /** Ends every subscription and waits for the batches being applied. */
   async stop(): Promise<void> {
+    clearInterval(this.#poller);
+    this.#poller = undefined;
     await Promise.all([...this.#loops.values()].map((loop) => loop.stop()));
+    await this.#polling?.catch(() => {});
+    // Parking happens in the loops: without them this process no longer knows the count.
+    this.#core.parked.count = undefined;
   }
 
   /** Resolves once every named projector has applied `position`; ProjectionTimeout otherwise. */
@@ -153,7 +165,18 @@ export class ProjectionRunner {
 
   /** A running loop resumes at once; otherwise the process running it notices within its poll. */
   async #pickUp(): Promise<void> {
-    await Promise.all([...this.#loops.values()].filter((loop) => loop.running).map((loop) => loop.syncFaults()));
+    await this.#syncFaults();
+  }
+
+  /** The open faults and the parked count read once, for every running loop. */
+  #syncFaults(): Promise<void> {
+    this.#polling ??= (async () => {
+      const running = [...this.#loops.values()].filter((loop) => loop.running);
+      if (!running.length) return;
+      const [open] = await Promise.all([openFaults(this.#core.db), this.#core.recountParked()]);
+      await Promise.all(running.map((loop) => loop.applyFaults(open)));
+    })().finally(() => (this.#polling = undefined));
+    return this.#polling;
   }
 
   #loop(name: string): LiveLoop {

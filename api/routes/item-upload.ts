@@ -44,6 +44,8 @@ const datasetParams = z.object({ datasetId: z.string() });
 /** `datasetOf`: the organization's dataset, or the route's 404 (shared with the other item routes). */
 export const itemUploadRoute =
   (context: CatalogueContext, datasetOf: (organizationId: string, datasetId: string) => Promise<DatasetView>) => async (app: FastifyInstance) => {
+    // The dataset the body parser read for its store URL, for the handler to use rather than read it again.
+    const datasetRead = new WeakMap<object, DatasetView>();
     // Only this route reads its body this way: a content type parser of its own, in a scope of its own.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser(
@@ -55,7 +57,9 @@ export const itemUploadRoute =
         storeUrl: async (request) => {
           const organizationId = request.caller?.organizationId ?? '';
           const { datasetId } = request.params as { datasetId: string };
-          return (await getDataset(context.db, organizationId, datasetId))?.config.storeUrl ?? '';
+          const dataset = await getDataset(context.db, organizationId, datasetId);
+          if (dataset) datasetRead.set(request, dataset);
+          return dataset?.config.storeUrl ?? '';
         },
       }),
     );
@@ -84,7 +88,7 @@ export const itemUploadRoute =
       },
       async (request, reply) => {
         const { organizationId } = callerOf(request);
-        const dataset = await datasetOf(organizationId, request.params.datasetId);
+        const dataset = datasetRead.get(request) ?? (await datasetOf(organizationId, request.params.datasetId));
         const shape = request.body.items ? 'items' : 'products';
         const outcome = await uploadItems(
           { store: context.eventStore, db: context.db, queue: context.queue },
