@@ -101,9 +101,8 @@ export class SearchMemory {
   private readonly datasets = new Map<string, Entry>();
   private following: Promise<void> | null = null;
   private readonly reloading = new Set<string>();
-  private readonly saving = new Set<string>();
-  /** Copies on their way to the object store; close() waits for them. */
-  private readonly pendingSaves = new Set<Promise<unknown>>();
+  /** Copies on their way to the object store, by dataset (one at a time each); close() waits for them. */
+  private readonly saves = new Map<string, Promise<void>>();
   private readonly toldTooLarge = new Set<string>();
   /** Datasets dropped for the budget within RELOADED_WITHIN_MS of their load, since the last warning. */
   private droppedSoon = 0;
@@ -260,7 +259,7 @@ export class SearchMemory {
   async close(): Promise<void> {
     this.closed = true;
     for (const stop of this.onClose.splice(0)) stop();
-    await Promise.all([...this.pendingSaves]);
+    await Promise.all([...this.saves.values()]);
   }
 
   /**
@@ -360,25 +359,18 @@ export class SearchMemory {
    */
   private saveLater(entry: Entry): void {
     const store = this.options.snapshots;
-    if (!store || this.saving.has(entry.datasetId)) return;
-    this.saving.add(entry.datasetId);
-    setImmediate(() => {
-      if (this.closed || !this.holds(entry)) {
-        this.saving.delete(entry.datasetId);
-        return;
-      }
-      // Taken now: the memory and its cursor as they stand (the encoding copies both before it first yields).
-      const encoding = encodeSnapshot(entry.datasetId, entry.cursor, entry.memory, this.lexicon);
-      entry.changesSinceSaved = 0;
-      const saved = encoding
-        .then((bytes) => store.put(snapshotKey(entry.datasetId), bytes, { contentType: 'application/octet-stream' }))
-        .catch((error: unknown) => this.options.log?.warn({ err: error, datasetId: entry.datasetId }, 'search memory could not save a dataset'))
-        .finally(() => {
-          this.saving.delete(entry.datasetId);
-          this.pendingSaves.delete(saved);
-        });
-      this.pendingSaves.add(saved);
-    });
+    if (!store || this.saves.has(entry.datasetId)) return;
+    const saved = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(async () => {
+        if (this.closed || !this.holds(entry)) return;
+        // Taken now: the memory and its cursor as they stand (the encoding copies both before it first yields).
+        const encoding = encodeSnapshot(entry.datasetId, entry.cursor, entry.memory, this.lexicon);
+        entry.changesSinceSaved = 0;
+        await store.put(snapshotKey(entry.datasetId), await encoding, { contentType: 'application/octet-stream' });
+      })
+      .catch((error: unknown) => this.options.log?.warn({ err: error, datasetId: entry.datasetId }, 'search memory could not save a dataset'))
+      .finally(() => this.saves.delete(entry.datasetId));
+    this.saves.set(entry.datasetId, saved);
   }
 
   /**

@@ -122,8 +122,10 @@ export async function encodeSnapshot(datasetId: string, cursor: bigint, memory: 
   const json = Buffer.from(JSON.stringify(header));
   const headerEnd = MAGIC.length + HASH_BYTES + 4 + json.length;
   const padding = (4 - (headerEnd % 4)) % 4;
-  const body = Buffer.concat([
-    Buffer.alloc(4),
+  // One copy: the magic and the hash's room come first, the hash is written into its place at the end.
+  const whole = Buffer.concat([
+    MAGIC,
+    Buffer.alloc(HASH_BYTES + 4),
     json,
     Buffer.alloc(padding),
     Buffer.from(terms.buffer, terms.byteOffset, terms.byteLength),
@@ -132,6 +134,7 @@ export async function encodeSnapshot(datasetId: string, cursor: bigint, memory: 
     ...variants,
     image?.graph ?? Buffer.alloc(0),
   ]);
+  const body = whole.subarray(MAGIC.length + HASH_BYTES);
   body.writeUInt32LE(json.length, 0);
   await nextTurn();
   const hash = createHash('sha256');
@@ -139,7 +142,8 @@ export async function encodeSnapshot(datasetId: string, cursor: bigint, memory: 
     hash.update(body.subarray(from, from + HASH_SLICE));
     await nextTurn();
   }
-  return Buffer.concat([MAGIC, hash.digest(), body]);
+  hash.digest().copy(whole, MAGIC.length);
+  return whole;
 }
 
 /** A saved dataset read back, its lexemes numbered in `lexicon`. Throws UnreadableSnapshot on anything amiss. */
