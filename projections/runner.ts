@@ -15,7 +15,7 @@ import { replayParked, type FailedLane, type ReplayedLane } from './parked-repla
 import type { Projector } from './projector.js';
 import { rebuildProjectors } from './rebuild.js';
 import { DEFAULT_RETRY, RunnerCore, type RetryPolicy, type RunnerLogger } from './runner-core.js';
-import { oldestTransaction, projectionStatus, readinessOf, type LaneView, type OldestTransaction, type ProjectionReadiness, type ProjectionStatus } from './status.js';
+import { laneSummaries, oldestTransaction, projectionStatus, readinessOf, type LaneReadiness, type LaneView, type OldestTransaction, type ProjectionReadiness, type ProjectionStatus } from './status.js';
 import { waitForPosition } from './waits.js';
 
 export { ProjectionDegraded, ProjectionTimeout, RebuildFailed } from './runner-errors.js';
@@ -122,8 +122,16 @@ export class ProjectionRunner {
   /** For `/readyz`: poisoned or lagging projectors, and a stopped loop in a process that ran one. */
   async readiness(lagLimitSeconds: number): Promise<ProjectionReadiness> {
     const [statuses, oldest] = await Promise.all([projectionStatus(this.#core, this.#laneView(), { count: false }), this.oldestTransaction()]);
-    const lanes = new Map([...this.#loops].map(([name, loop]) => [name, { running: loop.running, started: loop.started }]));
-    return readinessOf(statuses, oldest, lagLimitSeconds, lanes);
+    return readinessOf(statuses, oldest, lagLimitSeconds, this.#laneStates());
+  }
+
+  /** Each lane of these statuses: whether it runs here and how far behind it is (as `/readyz` says it). */
+  laneSummaries(statuses: readonly ProjectionStatus[]): LaneReadiness[] {
+    return laneSummaries(statuses, this.#laneStates());
+  }
+
+  #laneStates(): Map<string, { running: boolean; started: boolean }> {
+    return new Map([...this.#loops].map(([name, loop]) => [name, { running: loop.running, started: loop.started }]));
   }
 
   /**

@@ -255,6 +255,11 @@ export class SearchMemory {
     else this.onClose.push(stop);
   }
 
+  /** Resolves once no saved copy is on its way to the object store (a benchmark measures after them). */
+  async savesSettled(): Promise<void> {
+    while (this.saves.size) await Promise.all([...this.saves.values()]);
+  }
+
   /** Stops following and waits for the copies being saved, so the object store can close after it. */
   async close(): Promise<void> {
     this.closed = true;

@@ -196,20 +196,29 @@ export function readinessOf(
     }
   }
   const degraded = degradedOrganizations(statuses);
-  const byLane = new Map<string, LaneReadiness>();
   const troubled = new Set(problems.map((p) => p.name));
-  for (const status of statuses) {
-    const lane = byLane.get(status.lane) ?? { name: status.lane, here: lanes.get(status.lane)?.running ?? false, lagSeconds: 0, ok: true };
-    lane.lagSeconds = Math.max(lane.lagSeconds, status.lagSeconds);
-    lane.ok &&= !troubled.has(status.name);
-    byLane.set(status.lane, lane);
-  }
   return {
     ok: problems.length === 0,
     lagLimitSeconds,
     problems,
     oldestTransactionSeconds: oldest ? oldest.seconds : null,
     ...(degraded.length ? { degraded } : {}),
-    lanes: [...byLane.values()],
+    lanes: laneSummaries(statuses, lanes, troubled),
   };
+}
+
+/**
+ * Per lane, in the order its projectors come: whether this process runs its loop (the runner's
+ * word, not guessed from states), its largest lag, and whether none of its projectors is among
+ * `troubled`. What `/readyz` and `stylist projections status` both say of lanes.
+ */
+export function laneSummaries(statuses: readonly ProjectionStatus[], lanes: ReadonlyMap<string, { running: boolean }>, troubled: ReadonlySet<string> = new Set()): LaneReadiness[] {
+  const byLane = new Map<string, LaneReadiness>();
+  for (const status of statuses) {
+    const lane = byLane.get(status.lane) ?? { name: status.lane, here: lanes.get(status.lane)?.running ?? false, lagSeconds: 0, ok: true };
+    lane.lagSeconds = Math.max(lane.lagSeconds, status.lagSeconds);
+    lane.ok &&= !troubled.has(status.name);
+    byLane.set(status.lane, lane);
+  }
+  return [...byLane.values()];
 }

@@ -4,7 +4,7 @@
 // process within a couple of seconds.
 import { parsePosition, type Position } from '../../infra/eventstore/position.js';
 import { allProjectors } from '../../projections/index.js';
-import { FaultMismatch, type DegradedLane, type FailedLane, type OldestTransaction, type ProjectionStatus, type ReplayedLane } from '../../projections/runner.js';
+import { FaultMismatch, type DegradedLane, type FailedLane, type LaneReadiness, type OldestTransaction, type ProjectionStatus, type ReplayedLane } from '../../projections/runner.js';
 import { buildingGenerations, type BuildingGeneration } from '../../projections/queries/analytics.js';
 import { operator, required, UsageError, type CommandSpec } from './spec.js';
 
@@ -46,16 +46,12 @@ const laneLine = (l: DegradedLane): string =>
   `\n  degraded for organization ${l.organizationId}: ${l.parkedEvents} event${l.parkedEvents === 1 ? '' : 's'} parked since ${l.parkedAt}\n    failed on ${l.eventType} at ${l.position} in ${l.streamId} (event ${l.eventId}), ${l.attempts} attempts: ${l.error}\n    stylist projections replay-parked ${l.projector} --org ${l.organizationId}`;
 
 /** Each lane's projectors under one line of its own: where its loop runs and how far behind it is. */
-const laneLines = (statuses: readonly ProjectionStatus[]): string[] => {
-  const lanes = [...new Set(statuses.map((p) => p.lane))];
-  return lanes.flatMap((lane) => {
-    const own = statuses.filter((p) => p.lane === lane);
-    const here = own.some((p) => p.state !== 'stopped' && p.state !== 'poisoned');
-    const lagSeconds = Math.max(...own.map((p) => p.lagSeconds));
+const laneLines = (statuses: readonly ProjectionStatus[], lanes: readonly LaneReadiness[]): string[] =>
+  lanes.flatMap(({ name, here, lagSeconds }) => {
+    const own = statuses.filter((p) => p.lane === name);
     const lag = own.some((p) => p.lag === undefined) ? '' : `, up to ${Math.max(...own.map((p) => p.lag ?? 0))} events`;
-    return [`${lane} lane: ${here ? 'runs in this process' : 'not run by this process'}; behind by up to ${lagSeconds} s${lag}`, ...own.map(statusLine)];
+    return [`${name} lane: ${here ? 'runs in this process' : 'not run by this process'}; behind by up to ${lagSeconds} s${lag}`, ...own.map(statusLine)];
   });
-};
 
 const replayedLine = (l: ReplayedLane): string => `${l.projector} for organization ${l.organizationId}: ${l.events} parked event${l.events === 1 ? '' : 's'} applied`;
 const failedLine = (l: FailedLane): string => `${l.projector} for organization ${l.organizationId}: still parked, ${l.error}`;
@@ -81,11 +77,11 @@ export const projectionCommands: CommandSpec[] = [
         platform.projections.oldestTransaction(),
         buildingGenerations(platform.database.db),
       ]);
-      return { projections, oldestTransaction: oldest ?? 'n/a', analyticsRebuilds };
+      return { projections, lanes: platform.projections.laneSummaries(projections), oldestTransaction: oldest ?? 'n/a', analyticsRebuilds };
     },
     text: (r) =>
       [
-        ...laneLines(r.projections as ProjectionStatus[]),
+        ...laneLines(r.projections as ProjectionStatus[], r.lanes as LaneReadiness[]),
         ...(r.analyticsRebuilds as BuildingGeneration[]).map(analyticsLine),
         oldestLine(r.oldestTransaction === 'n/a' ? null : r.oldestTransaction),
       ].join('\n'),

@@ -159,8 +159,11 @@ async function main(): Promise<void> {
 
     // Memory: `copies` memories holding the dataset at once, in a process of their own (this one
     // has built and freed too much for its RSS to say anything).
+    // Twice: restored from the copy (no answer bodies yet), and built from the read model (every body held, as a restored dataset ends up once each item was shown).
+    const measuring = (from: 'copy' | 'read model') =>
+      measureMemoryElsewhere({ url: service.backend.url!, objectsDir: path.join(service.platform.config.dataDir, 'objects'), datasetId, copies, from });
     const measured = service.backend.url
-      ? await measureMemoryElsewhere({ url: service.backend.url, objectsDir: path.join(service.platform.config.dataDir, 'objects'), datasetId, copies })
+      ? { fromCopy: await measuring('copy'), built: await measuring('read model') }
       : null;
     if (!measured) console.error('  memory: skipped, the bench database has no URL another process can open (BENCH_BACKEND=postgres)');
     const machine = `${os.cpus()[0]?.model ?? 'CPU'}, ${os.cpus().length} cores, Node ${process.versions.node}, ${service.backend.label}, object store: ${objects.kind}`;
@@ -176,10 +179,12 @@ async function main(): Promise<void> {
     console.log(`| saving: encoded, a slice at a time | ${ms(encode)} | ${mb(bytes.length)} MB; longest event-loop block ${ms(longestBlock)} ms |`);
     console.log(`| saving: object store put | ${ms(put)} | |`);
     if (measured) {
-      const { estimatePerItem, rssPerItem, heapPerItem, externalPerItem } = measured;
-      console.log(
-        `\nMemory of a loaded dataset, ${copies} copies held at once in a fresh process (after gc): per item, estimate (memoryBytes) ${Math.round(estimatePerItem)} B; RSS growth ${Math.round(rssPerItem)} B (V8 heap ${Math.round(heapPerItem)} B, array buffers ${Math.round(externalPerItem)} B, the rest native: the graphs); so one GB of RSS holds about ${Math.round(2 ** 30 / rssPerItem).toLocaleString('en')} items.`,
-      );
+      for (const [how, figures] of [['restored from its copy (no answer bodies)', measured.fromCopy], ['built from the read model (every answer body held)', measured.built]] as const) {
+        const { estimatePerItem, rssPerItem, heapPerItem, externalPerItem } = figures;
+        console.log(
+          `\nMemory of a loaded dataset, ${how}, ${copies} copies held at once in a fresh process (after gc): per item, estimate (memoryBytes) ${Math.round(estimatePerItem)} B; RSS growth ${Math.round(rssPerItem)} B (V8 heap ${Math.round(heapPerItem)} B, array buffers ${Math.round(externalPerItem)} B, the rest native: the graphs); so one GB of RSS holds about ${Math.round(2 ** 30 / rssPerItem).toLocaleString('en')} items.`,
+        );
+      }
     }
     await mkdir(new URL('../results/', import.meta.url), { recursive: true });
     await writeFile(
@@ -199,8 +204,8 @@ interface MemoryFigures {
   externalPerItem: number;
 }
 
-/** This file again, as a child process that loads `copies` of the dataset from its saved copy and reports its growth. */
-async function measureMemoryElsewhere(input: { url: string; objectsDir: string; datasetId: string; copies: number }): Promise<MemoryFigures> {
+/** This file again, as a child process that loads `copies` of the dataset (from its saved copy, or built from the read model) and reports its growth. */
+async function measureMemoryElsewhere(input: MemoryChildInput): Promise<MemoryFigures> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)], {
     env: { ...process.env, BENCH_MEMORY_CHILD: JSON.stringify(input) },
     maxBuffer: 1 << 20,
@@ -208,7 +213,15 @@ async function measureMemoryElsewhere(input: { url: string; objectsDir: string; 
   return JSON.parse(stdout.trim().split('\n').pop()!) as MemoryFigures;
 }
 
-async function memoryChild(input: { url: string; objectsDir: string; datasetId: string; copies: number }): Promise<void> {
+interface MemoryChildInput {
+  url: string;
+  objectsDir: string;
+  datasetId: string;
+  copies: number;
+  from: 'copy' | 'read model';
+}
+
+async function memoryChild(input: MemoryChildInput): Promise<void> {
   const database = await openDatabase({ url: input.url, maxConnections: 2 });
   const objects = await openFileObjectStore(input.objectsDir);
   // One load first, dropped: code, JIT and pools are paid before the baseline.
@@ -225,7 +238,7 @@ async function memoryChild(input: { url: string; objectsDir: string; datasetId: 
   const before = await settle();
   const held: SearchMemory[] = [];
   for (let i = 0; i < input.copies; i++) {
-    const memory = new SearchMemory(database.db, { snapshots: objects });
+    const memory = new SearchMemory(database.db, input.from === 'copy' ? { snapshots: objects } : {});
     await memory.ready([input.datasetId], null);
     held.push(memory);
   }

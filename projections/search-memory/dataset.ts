@@ -142,8 +142,8 @@ export interface AttributeTest {
   weight: number;
 }
 
-/** `accept` asked once per doc (by slot) during one scoring pass. */
-class Verdicts {
+/** `accept` asked once per doc (by slot) during one search of a dataset, whichever legs ask. */
+export class Verdicts {
   private readonly known: Uint8Array;
   constructor(
     size: number,
@@ -188,6 +188,11 @@ export class DatasetMemory {
 
   isCurrent(doc: MemoryDoc): boolean {
     return this.bySlot[doc.slot] === doc;
+  }
+
+  /** A search's filter over this dataset, each doc judged once for all the legs that meet it. */
+  verdicts(accept: (doc: MemoryDoc) => boolean): Verdicts {
+    return new Verdicts(this.bySlot.length, accept);
   }
 
   /** The body of a doc that had none, read from the read model at the doc's own `changeSeq`: kept for the next answers. */
@@ -337,13 +342,12 @@ export class DatasetMemory {
 
   /**
    * Every doc with any of the words (each word: the lexeme ids that answer it) that passes
-   * `accept`, scored: which words it has (a bit each, up to 32 words) and their summed weight.
+   * `verdicts`, scored: which words it has (a bit each, up to 32 words) and their summed weight.
    */
-  scoreWords(words: readonly WordLexemes[], accept: (doc: MemoryDoc) => boolean): WordScores {
+  scoreWords(words: readonly WordLexemes[], verdicts: Verdicts): WordScores {
     const size = words.length ? this.bySlot.length : 0;
     const rank = new Float64Array(size);
     const found = new Uint32Array(size);
-    const verdicts = new Verdicts(size, accept);
     const touched: MemoryDoc[] = [];
     for (let w = 0; w < Math.min(words.length, 32); w++) {
       const bit = 1 << w;
@@ -363,13 +367,12 @@ export class DatasetMemory {
     return { rank, touched, covered: (doc) => popcount(found[doc.slot] ?? 0) };
   }
 
-  /** Every doc passing `accept` that meets any of the tests, with the summed weight of those it meets. */
-  matchAttributes(tests: readonly AttributeTest[], accept: (doc: MemoryDoc) => boolean): { docs: MemoryDoc[]; keys: number[] } {
+  /** Every doc passing `verdicts` that meets any of the tests, with the summed weight of those it meets. */
+  matchAttributes(tests: readonly AttributeTest[], verdicts: Verdicts): { docs: MemoryDoc[]; keys: number[] } {
     const docs: MemoryDoc[] = [];
     if (!tests.length) return { docs, keys: [] };
     const passed = new Uint8Array(this.bySlot.length);
     const score = new Float64Array(this.bySlot.length);
-    const verdicts = new Verdicts(this.bySlot.length, accept);
     tests.forEach(({ keys, weight }, t) => {
       const bit = 1 << t;
       for (const key of keys) {

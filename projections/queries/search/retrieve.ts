@@ -40,8 +40,9 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   const typedName = nameKey(query);
   const named = new Set(memories.flatMap((memory) => memory.namedExactly(typedName, docFilter(filters, null))));
   const accept = named.size ? (doc: MemoryDoc) => named.has(doc) || asked(doc) : asked;
-  const text = memories.map((memory) => memory.scoreWords(textTerms, accept));
-  const boost = memories.map((memory) => memory.scoreWords(boostTerms, accept));
+  const verdicts = memories.map((memory) => memory.verdicts(accept));
+  const text = memories.map((memory, i) => memory.scoreWords(textTerms, verdicts[i]!));
+  const boost = memories.map((memory, i) => memory.scoreWords(boostTerms, verdicts[i]!));
   const tests = attributeTests(intent);
   const counted = textTerms.length;
   const legs = new Map<MemoryDoc, Partial<Record<Leg, number>>>();
@@ -51,19 +52,19 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   note(
     'attributes',
     gather(
-      memories.map((memory) => {
-        const found = memory.matchAttributes(tests, accept);
+      memories.map((memory, i) => {
+        const found = memory.matchAttributes(tests, verdicts[i]!);
         return { docs: found.docs, key: (_doc: MemoryDoc, i: number) => found.keys[i]! };
       }),
     ),
   );
-  const vectorLeg = queryVector ? deps.memory.nearest(memories, queryVector, LEG_DEPTH).filter((match) => accept(match.doc)) : [];
+  const indexOf = new Map(datasetIds.map((id, i) => [id, i]));
+  const vectorLeg = queryVector ? deps.memory.nearest(memories, queryVector, LEG_DEPTH).filter((match) => verdicts[indexOf.get(match.doc.datasetId)!]!.accepts(match.doc)) : [];
   note('vector', vectorLeg.map((match) => match.doc));
   // Its name may be all words understanding took for filters ("Kids Sale"): it is a text match all the same.
   note('text', [...named]);
   const similarity = new Map(vectorLeg.map((match) => [match.doc, match.similarity]));
 
-  const indexOf = new Map(datasetIds.map((id, i) => [id, i]));
   const signals = [...legs].map(([doc, found]): CandidateSignals => {
     const i = indexOf.get(doc.datasetId)!;
     return {
@@ -130,18 +131,47 @@ type WordForms = Array<{ lexeme: string; prefix: boolean }>;
 
 /**
  * The LEG_DEPTH best of `docs` by `keys` (same order), ties by item id (as the read model's order
- * would have it). Only those at or above the LEG_DEPTH-th largest key are sorted.
+ * would have it). Only those at or above the LEG_DEPTH-th largest key are sorted; that key is found
+ * in one pass, not by sorting them all (a common word's leg holds tens of thousands at 100,000 items).
  */
 function top(docs: readonly MemoryDoc[], keys: Float64Array): MemoryDoc[] {
-  let threshold = -Infinity;
-  if (docs.length > LEG_DEPTH) {
-    const sorted = keys.slice(0, docs.length).sort();
-    threshold = sorted[docs.length - LEG_DEPTH]!;
-  }
+  const threshold = docs.length > LEG_DEPTH ? kthLargest(keys, docs.length, LEG_DEPTH) : -Infinity;
   const placed: number[] = [];
   for (let i = 0; i < docs.length; i++) if (keys[i]! >= threshold) placed.push(i);
   placed.sort((a, b) => keys[b]! - keys[a]! || byItemId(docs[a]!, docs[b]!));
   return placed.slice(0, LEG_DEPTH).map((i) => docs[i]!);
+}
+
+/** The `k`-th largest of the first `n` of `values` (k ≥ 1), in one pass through a min-heap of the k largest seen. */
+export function kthLargest(values: Float64Array, n: number, k: number): number {
+  const heap = new Float64Array(k);
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (size < k) {
+      let at = size++;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (heap[parent]! <= v) break;
+        heap[at] = heap[parent]!;
+        at = parent;
+      }
+      heap[at] = v;
+    } else if (v > heap[0]!) {
+      let at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= k) break;
+        const right = left + 1;
+        const child = right < k && heap[right]! < heap[left]! ? right : left;
+        if (heap[child]! >= v) break;
+        heap[at] = heap[child]!;
+        at = child;
+      }
+      heap[at] = v;
+    }
+  }
+  return heap[0]!;
 }
 
 /** The leg of each scored dataset, as one list of docs and their keys. */
