@@ -88,6 +88,20 @@ interface SizeResult {
 const env = (name: string, fallback: number) => (process.env[name] === undefined || process.env[name] === '' ? fallback : Number(process.env[name]));
 const since = (t0: number) => (performance.now() - t0) / 1000;
 const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * A load's result with the CPU this process (API, projections, ingest worker) spent per request in
+ * its measured window (from the end of the warm-up): less moved by a busy neighbour than
+ * requests/s, so two runs on a noisy machine compare by it.
+ */
+async function withCpu(running: Promise<LoadResult>, warmupSeconds: number): Promise<LoadResult & { cpuMsPerRequest: number }> {
+  let from = process.cpuUsage();
+  const timer = setTimeout(() => (from = process.cpuUsage()), warmupSeconds * 1000);
+  const result = await running;
+  clearTimeout(timer);
+  const used = process.cpuUsage(from);
+  return { ...result, cpuMsPerRequest: Math.round(((used.user + used.system) / 1000 / Math.max(1, result.requests)) * 100) / 100 };
+}
 const median = (values: number[]) => (values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]! : null);
 
 /** Each feed's share of `size` items, in proportion to its product count, adding up to `size`. */
@@ -199,18 +213,18 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
       await writeFile(singleFile, JSON.stringify({ ...config, clients: 1, seconds: env('BENCH_SINGLE_SECONDS', 10) }));
       // With BENCH_CPU_PROFILE, the one shopper's phase is profiled too, beside it (…-single.cpuprofile).
       const profilingSingle = process.env.BENCH_CPU_PROFILE ? await startCpuProfile() : null;
-      single = await runLoad(singleFile);
+      single = await withCpu(runLoad(singleFile), config.warmupSeconds);
       if (profilingSingle) await profilingSingle.stop(process.env.BENCH_CPU_PROFILE!.replace(/(\.cpuprofile)?$/, '-single.cpuprofile'));
       console.error(`  one client: ${JSON.stringify(single)}`);
     }
     // This process's profile (API, projections and ingest worker) while the load runs.
     const profiling = process.env.BENCH_CPU_PROFILE ? await startCpuProfile() : null;
-    const load = await runLoad(configFile);
+    const load = await withCpu(runLoad(configFile), config.warmupSeconds);
     if (profiling) await profiling.stop(process.env.BENCH_CPU_PROFILE!);
     console.error(`  ${JSON.stringify(load)}`);
     const healthzFile = path.join(workDir, 'healthz.json');
     await writeFile(healthzFile, JSON.stringify({ ...config, get: '/healthz' }));
-    const healthz = await runLoad(healthzFile);
+    const healthz = await withCpu(runLoad(healthzFile), config.warmupSeconds);
     console.error(`  /healthz, the same clients: ${JSON.stringify(healthz)}`);
     const { loadTwo, balanced } = env('BENCH_TWO_APIS', 1) ? await loadOverTwoApis(service, config, workDir) : { loadTwo: null, balanced: null };
     console.error(`  two API processes: ${JSON.stringify(loadTwo)}`);
@@ -291,8 +305,8 @@ async function machine(kind: BackendKind): Promise<string> {
 function printTable(header: string, rows: SizeResult[]): void {
   const ms = (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? '–' : String(n));
   console.log(`\nSearch performance: ${header}`);
-  console.log('| Items | API processes | Shoppers | Load: uploads s, to processed s (items/s) | p50 ms | p95 ms | p99 ms | Requests/s | Errors | ItemProcessed → searchable, median / max ms | Rebuild of search_index |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| Items | API processes | Shoppers | Load: uploads s, to processed s (items/s) | p50 ms | p95 ms | p99 ms | Requests/s | CPU ms a request, this process | Errors | ItemProcessed → searchable, median / max ms | Rebuild of search_index |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
     const rebuild = !r.rebuild ? '–' : 'skipped' in r.rebuild ? 'skipped' : `${r.rebuild.seconds} s (${r.rebuild.events} events)`;
     const fresh = r.freshness ? `${ms(r.freshness.median)} / ${ms(r.freshness.max)}` : '–';
@@ -310,7 +324,7 @@ function printTable(header: string, rows: SizeResult[]): void {
       if ((processes !== '1' || shoppers === 1) && !load) continue;
       const errors = load ? Object.values(load.errors).reduce((a, b) => a + b, 0) : null;
       console.log(
-        `| ${r.items.toLocaleString('en')} | ${processes} | ${shoppers} | ${r.loading.uploadSeconds}, ${r.loading.processedSeconds} (${r.loading.itemsPerSecond}) | ${ms(load?.p50)} | ${ms(load?.p95)} | ${ms(load?.p99)} | ${ms(load?.requestsPerSecond)} | ${ms(errors)} | ${fresh} | ${rebuild} |`,
+        `| ${r.items.toLocaleString('en')} | ${processes} | ${shoppers} | ${r.loading.uploadSeconds}, ${r.loading.processedSeconds} (${r.loading.itemsPerSecond}) | ${ms(load?.p50)} | ${ms(load?.p95)} | ${ms(load?.p99)} | ${ms(load?.requestsPerSecond)} | ${ms(load && 'cpuMsPerRequest' in load ? (load.cpuMsPerRequest as number) : null)} | ${ms(errors)} | ${fresh} | ${rebuild} |`,
       );
     }
     if (balanced && r.load) {

@@ -176,11 +176,11 @@ export class SearchMemory {
     return matches.length > k ? matches.slice(0, k) : matches;
   }
 
-  /** Bodies read from the read model for docs that had none (a restored dataset's): kept where the doc is still the current one. */
-  keepBodies(found: ReadonlyArray<{ doc: MemoryDoc; body: string }>): void {
-    for (const { doc, body } of found) {
+  /** Variants or bodies read from the read model for docs that had none (a restored dataset's): kept where the doc is still the current one. */
+  keep(field: 'variants' | 'body', found: ReadonlyArray<{ doc: MemoryDoc; text: string }>): void {
+    for (const { doc, text } of found) {
       const entry = this.datasets.get(doc.datasetId);
-      if (entry && this.holds(entry)) entry.memory.keepBody(doc, body);
+      if (entry && this.holds(entry)) entry.memory.keep(doc, field, text);
     }
   }
 

@@ -159,7 +159,7 @@ async function main(): Promise<void> {
 
     // Memory: `copies` memories holding the dataset at once, in a process of their own (this one
     // has built and freed too much for its RSS to say anything).
-    // Twice: restored from the copy (no answer bodies yet), and built from the read model (every body held, as a restored dataset ends up once each item was shown).
+    // Twice: restored from the copy (no variants or answer bodies yet), and built from the read model (all held, as a restored dataset ends up once every item was priced and shown).
     const measuring = (from: 'copy' | 'read model') =>
       measureMemoryElsewhere({ url: service.backend.url!, objectsDir: path.join(service.platform.config.dataDir, 'objects'), datasetId, copies, from });
     const measured = service.backend.url
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
     console.log(`| saving: encoded, a slice at a time | ${ms(encode)} | ${mb(bytes.length)} MB; longest event-loop block ${ms(longestBlock)} ms |`);
     console.log(`| saving: object store put | ${ms(put)} | |`);
     if (measured) {
-      for (const [how, figures] of [['restored from its copy (no answer bodies)', measured.fromCopy], ['built from the read model (every answer body held)', measured.built]] as const) {
+      for (const [how, figures] of [['restored from its copy (no variants or answer bodies)', measured.fromCopy], ['built from the read model (every variants and answer body held)', measured.built]] as const) {
         const { estimatePerItem, rssPerItem, heapPerItem, externalPerItem } = figures;
         console.log(
           `\nMemory of a loaded dataset, ${how}, ${copies} copies held at once in a fresh process (after gc): per item, estimate (memoryBytes) ${Math.round(estimatePerItem)} B; RSS growth ${Math.round(rssPerItem)} B (V8 heap ${Math.round(heapPerItem)} B, array buffers ${Math.round(externalPerItem)} B, the rest native: the graphs); so one GB of RSS holds about ${Math.round(2 ** 30 / rssPerItem).toLocaleString('en')} items.`,

@@ -23,13 +23,15 @@ export interface MemoryDoc {
   featureKeys: string[];
   price: number;
   currency: string;
-  /** The stored variants as JSON text: parsed only for the candidates a search prices. */
-  variants: string;
   /**
-   * The answer body a result shows (domain/item/record.ts `AnswerBody`) as JSON text. A saved copy
-   * does not hold them (they would double its size and its load time): a restored doc has none
-   * until a search first shows it and keeps it (`keepBody`). Null also for a row projected before
-   * the read model kept bodies.
+   * The stored variants as JSON text, parsed only for the candidates a search prices. A saved copy
+   * does not hold them: a restored doc has none until a search first prices it and keeps them (`keep`).
+   */
+  variants: string | null;
+  /**
+   * The answer body a result shows (domain/item/record.ts `AnswerBody`) as JSON text; likewise none
+   * in a saved copy, kept once a search shows the doc. Null also for a row projected before the read
+   * model kept bodies.
    */
   body: string | null;
   queuedAt: string;
@@ -73,7 +75,6 @@ export interface SavedDocs {
   featureKeys: string[][];
   price: number[];
   currency: string[];
-  variants: string[];
   queuedAt: string[];
   names: Array<readonly string[] | null>;
   /** null where the doc has no vector. */
@@ -195,11 +196,11 @@ export class DatasetMemory {
     return new Verdicts(this.bySlot.length, accept);
   }
 
-  /** The body of a doc that had none, read from the read model at the doc's own `changeSeq`: kept for the next answers. */
-  keepBody(doc: MemoryDoc, body: string): void {
-    if (doc.body !== null || !this.isCurrent(doc)) return;
-    doc.body = body;
-    this.ownBytes += textBytes(body);
+  /** The variants or body of a doc that had none, read from the read model at the doc's own `changeSeq`: kept for the next searches. */
+  keep(doc: MemoryDoc, field: 'variants' | 'body', text: string): void {
+    if (doc[field] !== null || !this.isCurrent(doc)) return;
+    doc[field] = text;
+    this.ownBytes += textBytes(text);
   }
 
   put(doc: DocFields, vector: number[] | null): void {
@@ -248,7 +249,7 @@ export class DatasetMemory {
           featureKeys: saved.featureKeys[d]!,
           price: saved.price[d]!,
           currency: saved.currency[d]!,
-          variants: saved.variants[d]!,
+          variants: null,
           body: null,
           queuedAt: saved.queuedAt[d]!,
           names: saved.names[d] ?? undefined,
@@ -427,8 +428,13 @@ function docBytes(doc: MemoryDoc): number {
 
 const STRING_HEADER_BYTES = 16;
 const TWO_BYTE = /[\u0100-\uffff]/;
-/** V8 keeps a string of Latin-1 characters in a byte each, any other in two bytes each. */
-const textBytes = (text: string | null): number => (text === null ? 0 : STRING_HEADER_BYTES + text.length * (TWO_BYTE.test(text) ? 2 : 1));
+/**
+ * What a text held costs the process: V8 keeps Latin-1 in a byte a character, anything else in two,
+ * and a dataset holding every body and variants grows by about twice their characters
+ * (bench/search/cold-load.ts, 2026-11-27: 4.5 KB an item for 2.1 KB of text).
+ */
+const TEXT_OVERHEAD = 2;
+const textBytes = (text: string | null): number => (text === null ? 0 : TEXT_OVERHEAD * (STRING_HEADER_BYTES + text.length * (TWO_BYTE.test(text) ? 2 : 1)));
 
 function checksum(vector: readonly number[]): number {
   let sum = 0;

@@ -10,18 +10,17 @@
 //
 // Layout: MAGIC, SHA-256 of all that follows, header length (u32 LE), the header as JSON (docs as
 // columns, each lexeme as text since lexeme ids are this process's own), padding to 4 bytes, every
-// doc's terms (u32, ids into the header's lexemes) then every doc's weights (f32), every doc's
-// variants' byte length (u32) then the variants (UTF-8 JSON, back to back: in the header they would
-// be escaped twice and parsed twice), then usearch's own file of the graph. Answer bodies are not
-// kept: a restored dataset reads each from the read model when a search first shows it. The hash is checked before usearch sees a byte: usearch trusts a graph
+// doc's terms (u32, ids into the header's lexemes) then every doc's weights (f32), then usearch's
+// own file of the graph. Stored variants and answer bodies are not in it (they would double its
+// size and its load time): a restored dataset reads each item's from the read model when a search
+// first prices or shows it, and keeps them. The hash is checked before usearch sees a byte: usearch trusts a graph
 // file's links, and a truncated one crashes the process (tried with 2.25.3).
 import { createHash } from 'node:crypto';
 import { restoreHnswIndex, type VectorIndex, type VectorIndexImage } from '../../infra/vectors/hnsw.js';
 import type { DatasetMemory, SavedDocs } from './dataset.js';
 import type { Lexicon } from './lexicon.js';
 
-// 2: docs carry their variants.
-const FORMAT = 2;
+const FORMAT = 1;
 const MAGIC = Buffer.from('STYLMEM1');
 const HASH_BYTES = 32;
 
@@ -36,7 +35,7 @@ interface Header {
   datasetId: string;
   cursor: string;
   lexemes: string[];
-  docs: Omit<SavedDocs, 'datasetId' | 'terms' | 'weights' | 'lexemes' | 'variants'>;
+  docs: Omit<SavedDocs, 'datasetId' | 'terms' | 'weights' | 'lexemes'>;
   vectors: (Omit<VectorIndexImage, 'graph'> & { graphBytes: number }) | null;
 }
 
@@ -81,14 +80,6 @@ export async function encodeSnapshot(datasetId: string, cursor: bigint, memory: 
       weights[at++] = doc.weights[i]!;
     }
   }
-  const variantLengths = new Uint32Array(docs.length);
-  const variants: Buffer[] = [];
-  for (const [d, doc] of docs.entries()) {
-    if (d % SLICE === SLICE - 1) await nextTurn();
-    const bytes = Buffer.from(doc.variants);
-    variantLengths[d] = bytes.length;
-    variants.push(bytes);
-  }
   const column = <T>(of: (doc: (typeof docs)[number]) => T): T[] => docs.map(of);
   await nextTurn();
   const header: Header = {
@@ -130,8 +121,6 @@ export async function encodeSnapshot(datasetId: string, cursor: bigint, memory: 
     Buffer.alloc(padding),
     Buffer.from(terms.buffer, terms.byteOffset, terms.byteLength),
     Buffer.from(weights.buffer, weights.byteOffset, weights.byteLength),
-    Buffer.from(variantLengths.buffer, variantLengths.byteOffset, variantLengths.byteLength),
-    ...variants,
     image?.graph ?? Buffer.alloc(0),
   ]);
   const body = whole.subarray(MAGIC.length + HASH_BYTES);
@@ -164,25 +153,14 @@ export function decodeSnapshot(bytes: Buffer, datasetId: string, lexicon: Lexico
   const start = MAGIC.length + HASH_BYTES + 4 + jsonLength;
   const termsAt = start + ((4 - (start % 4)) % 4) - MAGIC.length - HASH_BYTES;
   const count = columns.itemId.length;
-  const lengthsAt = termsAt + termTotal * 8;
-  const textsAt = lengthsAt + count * 4;
-  if (textsAt > body.length) throw new UnreadableSnapshot('its sections do not add up');
-  const variantLengths = new Uint32Array(body.buffer.slice(body.byteOffset + lengthsAt, body.byteOffset + textsAt));
-  const variants = new Array<string>(count);
-  let graphAt = textsAt;
-  for (let d = 0; d < count; d++) {
-    const end = graphAt + variantLengths[d]!;
-    if (end > body.length) throw new UnreadableSnapshot('its sections do not add up');
-    variants[d] = body.toString('utf8', graphAt, end);
-    graphAt = end;
-  }
+  const graphAt = termsAt + termTotal * 8;
   if (graphAt + (header.vectors?.graphBytes ?? 0) !== body.length) throw new UnreadableSnapshot('its sections do not add up');
   // Copied out so the docs hold arrays of their own, not views keeping the whole snapshot alive.
   const terms = new Uint32Array(body.buffer.slice(body.byteOffset + termsAt, body.byteOffset + termsAt + termTotal * 4));
-  const weights = new Float32Array(body.buffer.slice(body.byteOffset + termsAt + termTotal * 4, body.byteOffset + lengthsAt));
+  const weights = new Float32Array(body.buffer.slice(body.byteOffset + termsAt + termTotal * 4, body.byteOffset + graphAt));
   if (Object.values(columns).some((column) => !Array.isArray(column) || column.length !== count)) throw new UnreadableSnapshot('its columns differ in length');
   for (let i = 0; i < terms.length; i++) if (terms[i]! >= header.lexemes.length) throw new UnreadableSnapshot('a term names no lexeme');
-  const docs: SavedDocs = { ...columns, variants, datasetId, terms, weights, lexemes: header.lexemes.map((lexeme) => lexicon.id(lexeme)) };
+  const docs: SavedDocs = { ...columns, datasetId, terms, weights, lexemes: header.lexemes.map((lexeme) => lexicon.id(lexeme)) };
   let vectors: VectorIndex | null = null;
   if (header.vectors) {
     const { graphBytes, ...image } = header.vectors;

@@ -291,7 +291,7 @@ t.test('rows projected before the read model kept answer bodies answer the same,
   t.same(await whole(memoryOf(t, w)), prepared, 'whole results, product and labels, as from the prepared bodies');
 });
 
-t.test('restored from its saved copy (which holds no bodies), a dataset answers whole results as built, and keeps the bodies it showed', async (t) => {
+t.test('restored from its saved copy (which holds no variants or bodies), a dataset answers whole results as built, and keeps the variants and bodies it priced and showed', async (t) => {
   const w = await setUp();
   const datasetId = await w.dataset('Bodies', [...BOOTS, ...SHIRTS]);
   const db = w.service.platform.database.db;
@@ -307,6 +307,6 @@ t.test('restored from its saved copy (which holds no bodies), a dataset answers 
   t.match(restored.loads[0], { how: 'snapshot' });
   const before = restored.stats()[0]!.bytes;
   t.same(await whole(restored), fromBuilt, 'the same products, labels and offers');
-  t.ok(restored.stats()[0]!.bytes > before, `the bodies shown are kept, and counted against the budget (${before} → ${restored.stats()[0]!.bytes} bytes)`);
+  t.ok(restored.stats()[0]!.bytes > before, `what it priced and showed is kept, and counted against the budget (${before} → ${restored.stats()[0]!.bytes} bytes)`);
   t.same(await whole(restored), fromBuilt, 'and answer again from memory');
 });

@@ -8,7 +8,7 @@ import { shopperMarket, type PricedProduct, type PricingSource } from '../../../
 import type { AnswerBody } from '../../../domain/item/record.js';
 import type { Ranked } from '../../../domain/search/rank.js';
 import type { MemoryDoc, SearchMemory } from '../../search-memory.js';
-import { readBodies } from '../../search-memory/rows.js';
+import { fillTexts } from '../../search-memory/rows.js';
 import { itemBodies, marketProduct } from '../products.js';
 import type { SearchResponse, SearchResult } from './index.js';
 
@@ -34,25 +34,9 @@ export async function answer(
 
 /** Each doc's answer body: the memory's, else the read model's (then kept), else catalogue_items'. */
 async function bodiesOf(deps: { db: Kysely<any>; memory: SearchMemory }, docs: readonly MemoryDoc[]): Promise<Map<string, AnswerBody>> {
-  const bodies = new Map<string, AnswerBody>();
-  const lacking: MemoryDoc[] = [];
-  for (const doc of docs) {
-    if (doc.body !== null) bodies.set(doc.itemId, JSON.parse(doc.body) as AnswerBody);
-    else lacking.push(doc);
-  }
-  if (!lacking.length) return bodies;
-  const read = await readBodies(deps.db, lacking.map((doc) => doc.itemId));
-  const kept: Array<{ doc: MemoryDoc; body: string }> = [];
-  const unprojected: string[] = [];
-  for (const doc of lacking) {
-    const row = read.get(doc.itemId);
-    if (row?.body) {
-      bodies.set(doc.itemId, JSON.parse(row.body) as AnswerBody);
-      // A newer version's body waits for the memory to catch up with it: the doc keeps only its own.
-      if (row.changeSeq === doc.changeSeq) kept.push({ doc, body: row.body });
-    } else unprojected.push(doc.itemId);
-  }
-  deps.memory.keepBodies(kept);
+  const texts = await fillTexts(deps.db, deps.memory, 'body', docs);
+  const bodies = new Map([...texts].map(([itemId, text]) => [itemId, JSON.parse(text) as AnswerBody]));
+  const unprojected = docs.filter((doc) => !bodies.has(doc.itemId)).map((doc) => doc.itemId);
   if (unprojected.length) for (const [itemId, { body }] of await itemBodies(deps.db, unprojected)) bodies.set(itemId, body);
   return bodies;
 }

@@ -81,7 +81,7 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const found = await retrieve(deps, { datasetIds: datasets.map((d) => d.datasetId), head }, request.query, filters, understood, intent);
   const relevant = found.signals.filter((signal) => isRelevant(intent, signal, found.bestSimilarity));
   const byRelevance = rank(intent, relevant, fusion);
-  const priced = await priceInMarket(deps.db, byRelevance, { ...found, signals: relevant }, { country, limit: request.limit, filters, understood });
+  const priced = await priceInMarket(deps, byRelevance, { ...found, signals: relevant }, { country, limit: request.limit, filters, understood });
   const ranked = rank(intent, priced.kept, fusion).slice(0, request.limit);
   return answer(deps, ranked, priced, found.docOf, market);
 }

@@ -1,13 +1,15 @@
 // Search, stage 4: pricing in the shopper's market. Candidates are priced in the order relevance
 // put them (every candidate counted as available), a batch at a time, until `limit` products the
-// shopper can buy are found: pricing is the costly part (each candidate's variants parsed, the
-// sources' markets and a foreign market's rows read from the database), and a product priced later
+// shopper can buy are found: pricing is the costly part (each candidate's variants parsed, read
+// from the read model once where a restored dataset lacks them, the sources' markets and a foreign
+// market's rows read from the database), and a product priced later
 // can only rank lower among its kind. The offer filters (filter.ts) apply here.
 import type { Kysely } from 'kysely';
 import type { PricedProduct, PricingSource } from '../../../domain/pricing/index.js';
 import type { UnderstoodQuery } from '../../../domain/search/index.js';
 import type { CandidateSignals, Ranked } from '../../../domain/search/rank.js';
-import type { MemoryDoc } from '../../search-memory.js';
+import type { MemoryDoc, SearchMemory } from '../../search-memory.js';
+import { fillTexts } from '../../search-memory/rows.js';
 import { loadPricingContext, offerInMarket } from '../market-pricing.js';
 import type { ListingVariant } from '../../../domain/catalogue/product-input.js';
 import { passesOffer, sizeInStock } from './filter.js';
@@ -26,7 +28,7 @@ export interface Priced {
 }
 
 export async function priceInMarket(
-  db: Kysely<any>,
+  { db, memory }: { db: Kysely<any>; memory: SearchMemory },
   byRelevance: readonly Ranked[],
   found: Pick<Retrieved, 'signals' | 'docOf' | 'named'>,
   request: { country: string | null; limit: number; filters: SearchFilters; understood: UnderstoodQuery },
@@ -39,12 +41,18 @@ export async function priceInMarket(
   let buyable = 0;
   for (let start = 0; start < byRelevance.length && buyable < limit; start += PRICING_BATCH) {
     const batch: MemoryDoc[] = byRelevance.slice(start, start + PRICING_BATCH).map((ranked) => found.docOf.get(ranked.itemId)!);
-    const pricing = await loadPricingContext(db, batch.map((doc) => ({ itemId: doc.itemId, sourceId: doc.sourceId, queuedAt: doc.queuedAt })), { country });
+    const [pricing, variantsOf] = await Promise.all([
+      loadPricingContext(db, batch.map((doc) => ({ itemId: doc.itemId, sourceId: doc.sourceId, queuedAt: doc.queuedAt })), { country }),
+      fillTexts(db, memory, 'variants', batch),
+    ]);
     for (const doc of batch) {
+      const variants = variantsOf.get(doc.itemId);
+      // Gone from the read model since the memory caught up (a dataset deleted meanwhile).
+      if (variants === undefined) continue;
       const context = pricing.get(doc.itemId);
       sources.add(context?.source ?? null);
       // The memory caught up with the read model before retrieving: its docs are the active items, as they are now.
-      const offer = offerInMarket(country, { price: doc.price, currency: doc.currency, variants: JSON.parse(doc.variants) as ListingVariant[] }, context);
+      const offer = offerInMarket(country, { price: doc.price, currency: doc.currency, variants: JSON.parse(variants) as ListingVariant[] }, context);
       const words = found.named.has(doc) ? null : understood;
       if (!passesOffer(offer, filters, words)) continue;
       offers.set(doc.itemId, offer);
