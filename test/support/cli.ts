@@ -60,6 +60,12 @@ export interface RunningServer {
   exited: Promise<number | null>;
 }
 
+/** What `stylist serve` logs once it listens (with its `url`, unless it serves no HTTP). */
+export const RUNNING_LINE = '"msg":"stylist is running"';
+
+/** The URL a "stylist is running" log line names; null for any other line, or one naming none. */
+export const runningUrl = (line: string): string | null => (line.includes(RUNNING_LINE) ? (/"url":"(http:\/\/[^"]+)"/.exec(line)?.[1] ?? null) : null);
+
 /** Starts `stylist serve` on a free port and resolves once it says it is running. */
 export function startServer(env: NodeJS.ProcessEnv, args: string[] = [], timeoutMs = 60_000): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
@@ -75,10 +81,10 @@ export function startServer(env: NodeJS.ProcessEnv, args: string[] = [], timeout
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk;
-      const match = /"msg":"stylist is running"/.test(output) && /"url":"(http:\/\/[^"]+)"/.exec(output);
-      if (match) {
+      const url = output.split('\n').map(runningUrl).find((found) => found !== null);
+      if (url) {
         clearTimeout(timer);
-        resolve({ child, url: match[1]!, logs: () => output, exited });
+        resolve({ child, url, logs: () => output, exited });
       }
     };
     child.stdout.on('data', onData);

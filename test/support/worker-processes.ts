@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { cleanEnv, stylistBin } from './cli.js';
+import { cleanEnv, RUNNING_LINE, runningUrl, stylistBin } from './cli.js';
 
 export interface WorkerProcess {
   name: string;
@@ -51,9 +51,10 @@ export function startWorkerProcess(name: string, roles: string, env: Record<stri
       for (const line of lines) {
         worker.tail.push(line.slice(0, 600));
         if (worker.tail.length > 60) worker.tail.shift();
-        if (!started && line.includes('"msg":"stylist is running"')) {
+        if (!started && line.includes(RUNNING_LINE)) {
           started = true;
-          const port = /"url":"http:\/\/[^"]*:(\d+)"/.exec(line)?.[1];
+          const url = runningUrl(line);
+          const port = url ? new URL(url).port : '';
           worker.url = port ? `http://127.0.0.1:${port}` : null;
           clearTimeout(timer);
           resolve(worker);
