@@ -149,7 +149,7 @@ export class ProjectionRunner {
     const by = decidedBy(decision.actor);
     const fault = await skipFault(this.#core.db, name, position, { by, reason: decision.reason });
     this.#core.log.warn({ projection: name, position: fault.position, eventType: fault.eventType, streamId: fault.streamId, by, reason: decision.reason }, 'poisoned event skipped by an operator');
-    await this.#pickUp();
+    await this.#syncFaults();
     return fault;
   }
 
@@ -159,7 +159,7 @@ export class ProjectionRunner {
     const by = decidedBy(decision.actor);
     const fault = await retryFault(this.#core.db, name, { by, reason: decision.reason });
     this.#core.log.warn({ projection: name, position: fault.position, eventType: fault.eventType, by, reason: decision.reason }, 'poisoned event retried by an operator');
-    await this.#pickUp();
+    await this.#syncFaults();
     return fault;
   }
 
@@ -171,12 +171,10 @@ export class ProjectionRunner {
     return replayParked(this.#core, filter, { by: decidedBy(decision.actor), reason: decision.reason });
   }
 
-  /** A running loop resumes at once; otherwise the process running it notices within its poll. */
-  async #pickUp(): Promise<void> {
-    await this.#syncFaults();
-  }
-
-  /** The open faults and the parked count read once, for every running loop. */
+  /**
+   * The open faults and the parked count read once, for every running loop: a loop here resumes
+   * at once after an operator's decision; the process running it elsewhere notices within its poll.
+   */
   #syncFaults(): Promise<void> {
     this.#polling ??= (async () => {
       const running = [...this.#loops.values()].filter((loop) => loop.running);

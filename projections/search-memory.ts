@@ -29,7 +29,7 @@ import type { VectorMatch } from '../infra/vectors/hnsw.js';
 import { DatasetMemory, type MemoryDoc, type WordLexemes } from './search-memory/dataset.js';
 import { Lexicon } from './search-memory/lexicon.js';
 import { buildDataset, restoreDataset } from './search-memory/load.js';
-import { applyRow, readChanges, readDatasetStatus } from './search-memory/rows.js';
+import { applyRow, readChanges, readDatasetStatus, readTexts } from './search-memory/rows.js';
 import { encodeSnapshot, snapshotKey } from './search-memory/snapshot.js';
 
 export { byItemId, DatasetMemory, type AttributeTest, type DocFields, type MemoryDoc, type Postings, type WordLexemes, type WordScores } from './search-memory/dataset.js';
@@ -176,12 +176,30 @@ export class SearchMemory {
     return matches.length > k ? matches.slice(0, k) : matches;
   }
 
-  /** Variants or bodies read from the read model for docs that had none (a restored dataset's): kept where the doc is still the current one. */
-  keep(field: 'variants' | 'body', found: ReadonlyArray<{ doc: MemoryDoc; text: string }>): void {
-    for (const { doc, text } of found) {
+  /**
+   * The variants or answer bodies of `docs` as text, by item id. A doc that has none (a restored
+   * dataset's) has its read from the read model, for all of them at once, and kept where the row is
+   * still the doc's version. An item the read model has none for (a body from before migration
+   * 0021) is absent.
+   */
+  async texts(field: 'variants' | 'body', docs: readonly MemoryDoc[]): Promise<Map<string, string>> {
+    const texts = new Map<string, string>();
+    const lacking = docs.filter((doc) => {
+      const held = doc[field];
+      if (held !== null) texts.set(doc.itemId, held);
+      return held === null;
+    });
+    if (!lacking.length) return texts;
+    const read = await readTexts(this.db, field, lacking.map((doc) => doc.itemId));
+    for (const doc of lacking) {
+      const row = read.get(doc.itemId);
+      if (!row?.text) continue;
+      texts.set(doc.itemId, row.text);
+      // A newer version's text waits for the memory to catch up with it: the doc keeps only its own.
       const entry = this.datasets.get(doc.datasetId);
-      if (entry && this.holds(entry)) entry.memory.keep(doc, field, text);
+      if (row.changeSeq === doc.changeSeq && entry && this.holds(entry)) entry.memory.keep(doc, field, row.text);
     }
+    return texts;
   }
 
   /** The datasets held (loaded), least recently searched first. */

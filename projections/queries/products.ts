@@ -1,6 +1,6 @@
 // Products by id, as a shopper sees them: the stored item re-priced in the shopper's market
-// (domain/pricing), with the search result's product shape. Search uses the reads below for the
-// candidates it ranks; the agent's tools use `pricedProducts` for the itemIds a model names, which
+// (domain/pricing), with the search result's product shape. Search builds its products with
+// `marketProduct` (and reads `itemBodies` only for rows without a prepared body); the agent's tools use `pricedProducts` for the itemIds a model names, which
 // are untrusted: only active items of the given organization and datasets come back.
 import { sql, type Kysely } from 'kysely';
 import type { ListingVariant } from '../../domain/catalogue/product-input.js';
@@ -16,16 +16,6 @@ export const marketProduct = (body: AnswerBody, offer: PricedProduct): MarketPro
   const { variants, price, currency, market, ...responseOnly } = offer;
   return { ...body.product, price, currency, market, variants, ...responseOnly };
 };
-
-/** The stored price, currency and variants of those of the items the read model still has active. */
-export async function activeVariants(db: Kysely<any>, ids: string[]): Promise<Map<string, { price: number; currency: string; variants: ListingVariant[] }>> {
-  if (!ids.length) return new Map();
-  const { rows } = await sql<{ item_id: string; price: number; currency: string; variants: ListingVariant[] | string }>`
-    select item_id, price, currency, variants from search_documents where item_id = any(${ids}::uuid[]) and status = 'active'`.execute(db);
-  return new Map(
-    rows.map((row) => [row.item_id, { price: Number(row.price), currency: row.currency, variants: typeof row.variants === 'string' ? (JSON.parse(row.variants) as ListingVariant[]) : row.variants }]),
-  );
-}
 
 export async function itemBodies(db: Kysely<any>, ids: string[]): Promise<Map<string, { datasetId: string; body: DatasetItemBody }>> {
   if (!ids.length) return new Map();

@@ -3,7 +3,7 @@
 // page by page, and every change after a `change_seq`, in order.
 import { sql, type Kysely } from 'kysely';
 import { productNameKeys } from '../../domain/search/names.js';
-import type { DatasetMemory, MemoryDoc } from './dataset.js';
+import type { DatasetMemory } from './dataset.js';
 import { parseDocument, type Lexicon } from './lexicon.js';
 
 export interface LoadedRow {
@@ -81,33 +81,6 @@ export async function readTexts(db: Kysely<any>, field: 'variants' | 'body', ite
   const { rows } = await sql<{ item_id: string; change_seq: string; text: string | null }>`
     select item_id, change_seq::text as change_seq, ${column} as text from search_documents where item_id = any(${itemIds}::uuid[])`.execute(db);
   return new Map(rows.map((row) => [row.item_id, { changeSeq: Number(row.change_seq), text: row.text }]));
-}
-
-/**
- * The variants or bodies of `docs` the memory lacks (a restored dataset's), read from the read model
- * at once: kept in the memory where the row is still the doc's version. The texts, by item id;
- * an item the read model has none for (a body from before migration 0021) is absent.
- */
-export async function fillTexts(db: Kysely<any>, memory: { keep(field: 'variants' | 'body', found: ReadonlyArray<{ doc: MemoryDoc; text: string }>): void }, field: 'variants' | 'body', docs: readonly MemoryDoc[]): Promise<Map<string, string>> {
-  const texts = new Map<string, string>();
-  const lacking: MemoryDoc[] = [];
-  for (const doc of docs) {
-    const held = doc[field];
-    if (held !== null) texts.set(doc.itemId, held);
-    else lacking.push(doc);
-  }
-  if (!lacking.length) return texts;
-  const read = await readTexts(db, field, lacking.map((doc) => doc.itemId));
-  const kept: Array<{ doc: MemoryDoc; text: string }> = [];
-  for (const doc of lacking) {
-    const row = read.get(doc.itemId);
-    if (!row?.text) continue;
-    texts.set(doc.itemId, row.text);
-    // A newer version's text waits for the memory to catch up with it: the doc keeps only its own.
-    if (row.changeSeq === doc.changeSeq) kept.push({ doc, text: row.text });
-  }
-  memory.keep(field, kept);
-  return texts;
 }
 
 /** A row into the dataset's memory: put while active and labelled, removed otherwise. */

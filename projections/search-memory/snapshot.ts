@@ -13,8 +13,8 @@
 // doc's terms (u32, ids into the header's lexemes) then every doc's weights (f32), then usearch's
 // own file of the graph. Stored variants and answer bodies are not in it (they would double its
 // size and its load time): a restored dataset reads each item's from the read model when a search
-// first prices or shows it, and keeps them. The hash is checked before usearch sees a byte: usearch trusts a graph
-// file's links, and a truncated one crashes the process (tried with 2.25.3).
+// first prices or shows it, and keeps them. The hash is checked before usearch sees a byte: usearch
+// trusts a graph file's links, and a truncated one crashes the process (tried with 2.25.3).
 import { createHash } from 'node:crypto';
 import { restoreHnswIndex, type VectorIndex, type VectorIndexImage } from '../../infra/vectors/hnsw.js';
 import type { DatasetMemory, SavedDocs } from './dataset.js';
@@ -152,12 +152,12 @@ export function decodeSnapshot(bytes: Buffer, datasetId: string, lexicon: Lexico
   const termTotal = columns.termCount.reduce((sum, n) => sum + n, 0);
   const start = MAGIC.length + HASH_BYTES + 4 + jsonLength;
   const termsAt = start + ((4 - (start % 4)) % 4) - MAGIC.length - HASH_BYTES;
-  const count = columns.itemId.length;
   const graphAt = termsAt + termTotal * 8;
   if (graphAt + (header.vectors?.graphBytes ?? 0) !== body.length) throw new UnreadableSnapshot('its sections do not add up');
   // Copied out so the docs hold arrays of their own, not views keeping the whole snapshot alive.
   const terms = new Uint32Array(body.buffer.slice(body.byteOffset + termsAt, body.byteOffset + termsAt + termTotal * 4));
   const weights = new Float32Array(body.buffer.slice(body.byteOffset + termsAt + termTotal * 4, body.byteOffset + graphAt));
+  const count = columns.itemId.length;
   if (Object.values(columns).some((column) => !Array.isArray(column) || column.length !== count)) throw new UnreadableSnapshot('its columns differ in length');
   for (let i = 0; i < terms.length; i++) if (terms[i]! >= header.lexemes.length) throw new UnreadableSnapshot('a term names no lexeme');
   const docs: SavedDocs = { ...columns, datasetId, terms, weights, lexemes: header.lexemes.map((lexeme) => lexicon.id(lexeme)) };

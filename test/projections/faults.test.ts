@@ -233,6 +233,10 @@ t.test("through the service: one organization's unappliable event answers its wr
   t.notOk(projections.find((p: { name: string }) => p.name === 'datasets').fault, 'the read model as a whole is not stopped');
   const statusText = (await executeCommand(service.platform, ['projections', 'status'])) as { ok: true; result: Record<string, unknown> };
   t.match(projectionCommands.find((c) => c.words[1] === 'status')!.text(statusText.result), new RegExp(`degraded for organization ${acme.organizationId}: 2 events parked`));
+  // Of each lane, the status text says what /readyz says: whether this process runs it.
+  const readyLanes = ready.json().projections.lanes as Array<{ name: string; here: boolean }>;
+  t.ok(readyLanes.length >= 1 && readyLanes.every((lane) => lane.here), 'this service runs every lane');
+  for (const lane of readyLanes) t.match(projectionCommands.find((c) => c.words[1] === 'status')!.text(statusText.result), new RegExp(`^${lane.name} lane: runs in this process;`, 'm'), `${lane.name}: as /readyz says`);
 
   await t.rejects(service.cli(['projections', 'replay-parked', 'datasets', '--json']), new RegExp(`datasets for organization ${acme.organizationId}: still parked, .*no_poison`));
   await t.rejects(service.cli(['projections', 'replay-parked', 'nonsense']), /unknown projection nonsense/);

@@ -8,7 +8,6 @@ import { shopperMarket, type PricedProduct, type PricingSource } from '../../../
 import type { AnswerBody } from '../../../domain/item/record.js';
 import type { Ranked } from '../../../domain/search/rank.js';
 import type { MemoryDoc, SearchMemory } from '../../search-memory.js';
-import { fillTexts } from '../../search-memory/rows.js';
 import { itemBodies, marketProduct } from '../products.js';
 import type { SearchResponse, SearchResult } from './index.js';
 
@@ -34,7 +33,7 @@ export async function answer(
 
 /** Each doc's answer body: the memory's, else the read model's (then kept), else catalogue_items'. */
 async function bodiesOf(deps: { db: Kysely<any>; memory: SearchMemory }, docs: readonly MemoryDoc[]): Promise<Map<string, AnswerBody>> {
-  const texts = await fillTexts(deps.db, deps.memory, 'body', docs);
+  const texts = await deps.memory.texts('body', docs);
   const bodies = new Map([...texts].map(([itemId, text]) => [itemId, JSON.parse(text) as AnswerBody]));
   const unprojected = docs.filter((doc) => !bodies.has(doc.itemId)).map((doc) => doc.itemId);
   if (unprojected.length) for (const [itemId, { body }] of await itemBodies(deps.db, unprojected)) bodies.set(itemId, body);

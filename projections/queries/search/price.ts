@@ -2,16 +2,15 @@
 // put them (every candidate counted as available), a batch at a time, until `limit` products the
 // shopper can buy are found: pricing is the costly part (each candidate's variants parsed, read
 // from the read model once where a restored dataset lacks them, the sources' markets and a foreign
-// market's rows read from the database), and a product priced later
-// can only rank lower among its kind. The offer filters (filter.ts) apply here.
+// market's rows read from the database), and a product priced later can only rank lower among its
+// kind. The offer filters (filter.ts) apply here.
 import type { Kysely } from 'kysely';
+import type { ListingVariant } from '../../../domain/catalogue/product-input.js';
 import type { PricedProduct, PricingSource } from '../../../domain/pricing/index.js';
 import type { UnderstoodQuery } from '../../../domain/search/index.js';
 import type { CandidateSignals, Ranked } from '../../../domain/search/rank.js';
 import type { MemoryDoc, SearchMemory } from '../../search-memory.js';
-import { fillTexts } from '../../search-memory/rows.js';
 import { loadPricingContext, offerInMarket } from '../market-pricing.js';
-import type { ListingVariant } from '../../../domain/catalogue/product-input.js';
 import { passesOffer, sizeInStock } from './filter.js';
 import type { SearchFilters } from './index.js';
 import type { Retrieved } from './retrieve.js';
@@ -43,7 +42,7 @@ export async function priceInMarket(
     const batch: MemoryDoc[] = byRelevance.slice(start, start + PRICING_BATCH).map((ranked) => found.docOf.get(ranked.itemId)!);
     const [pricing, variantsOf] = await Promise.all([
       loadPricingContext(db, batch.map((doc) => ({ itemId: doc.itemId, sourceId: doc.sourceId, queuedAt: doc.queuedAt })), { country }),
-      fillTexts(db, memory, 'variants', batch),
+      memory.texts('variants', batch),
     ]);
     for (const doc of batch) {
       const variants = variantsOf.get(doc.itemId);
