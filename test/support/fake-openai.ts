@@ -25,7 +25,9 @@ export type FakeReply =
   /** The role chunk and `afterChunks` text chunks, then the connection is cut (0: cut before any text). */
   | { drop: true; afterChunks: number }
   /** Nothing at all for `delayMs`, then `then` (a short text by default). */
-  | { delayMs: number; then?: FakeReply };
+  | { delayMs: number; then?: FakeReply }
+  /** Nothing at all until `gate` settles (the test opens it), then `then` (a short text by default). */
+  | { gate: Promise<unknown>; then?: FakeReply };
 
 export interface ChatRequestBody {
   model: string;
@@ -46,6 +48,8 @@ export interface FakeOpenAi {
   received(count: number): Promise<void>;
   /** Resolves once `count` requests were given up by the client before their answer ended (an aborted call). */
   abandoned(count: number): Promise<void>;
+  /** Requests whose connection is still open: calls the server is answering right now. */
+  open(): number;
 }
 
 const ERROR_MESSAGES: Record<number, string> = { 400: 'Invalid request.', 401: 'Incorrect API key provided.', 429: 'Rate limit reached.', 500: 'The server had an error.', 503: 'The engine is overloaded.' };
@@ -70,9 +74,12 @@ export async function startFakeOpenAi(t: Teardown, script: FakeScript): Promise<
   const requests: FakeOpenAi['requests'] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   let abandonedCount = 0;
+  let openCount = 0;
   const abandonWaiters: Array<{ count: number; resolve: () => void }> = [];
   const server: Server = createServer(async (request, response) => {
+    openCount++;
     response.once('close', () => {
+      openCount--;
       if (response.writableEnded) return;
       abandonedCount++;
       for (const waiter of abandonWaiters.filter((w) => abandonedCount >= w.count)) {
@@ -101,6 +108,7 @@ export async function startFakeOpenAi(t: Teardown, script: FakeScript): Promise<
     requests,
     received: (count) => (requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
     abandoned: (count) => (abandonedCount >= count ? Promise.resolve() : new Promise((resolve) => abandonWaiters.push({ count, resolve }))),
+    open: () => openCount,
   };
 }
 
@@ -114,9 +122,10 @@ function replyChooser(script: FakeScript): (body: ChatRequestBody) => FakeReply 
 }
 
 async function send(response: ServerResponse, reply: FakeReply, body: ChatRequestBody): Promise<void> {
-  if ('delayMs' in reply) {
+  if ('delayMs' in reply || 'gate' in reply) {
     const late = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(true), reply.delayMs);
+      const timer = 'delayMs' in reply ? setTimeout(() => resolve(true), reply.delayMs) : undefined;
+      if ('gate' in reply) void reply.gate.then(() => resolve(true), () => resolve(true));
       response.once('close', () => { clearTimeout(timer); resolve(false); });
     });
     if (late) await send(response, reply.then ?? { text: ['(late)'] }, body);
@@ -141,7 +150,8 @@ async function send(response: ServerResponse, reply: FakeReply, body: ChatReques
 }
 
 function responseFor(reply: FakeReply, body: ChatRequestBody): Response {
-  if ('delayMs' in reply) return delayed(reply.delayMs, responseFor(reply.then ?? { text: ['(late)'] }, body));
+  if ('delayMs' in reply) return delayed(new Promise((resolve) => setTimeout(resolve, reply.delayMs)), responseFor(reply.then ?? { text: ['(late)'] }, body));
+  if ('gate' in reply) return delayed(reply.gate, responseFor(reply.then ?? { text: ['(late)'] }, body));
   if ('status' in reply) {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (reply.retryAfter !== undefined) headers['retry-after'] = String(reply.retryAfter);
@@ -172,10 +182,10 @@ function responseFor(reply: FakeReply, body: ChatRequestBody): Response {
   return new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
 }
 
-function delayed(ms: number, response: Response): Response {
+function delayed(until: Promise<unknown>, response: Response): Response {
   const reader = response.body!.getReader();
   const stream = new ReadableStream<Uint8Array>({
-    start: () => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+    start: () => until.then(() => undefined, () => undefined),
     async pull(controller) {
       const { done, value } = await reader.read();
       if (done) controller.close();
@@ -189,7 +199,7 @@ function delayed(ms: number, response: Response): Response {
 type Delta = Record<string, unknown>;
 
 /** The streamed deltas of a reply, role first as OpenAI sends it. */
-function deltasOf(reply: Exclude<FakeReply, { status: number } | { delayMs: number }>): Delta[] {
+function deltasOf(reply: Exclude<FakeReply, { status: number } | { delayMs: number } | { gate: Promise<unknown> }>): Delta[] {
   const deltas: Delta[] = [{ role: 'assistant', content: '' }];
   if ('drop' in reply) {
     for (let i = 1; i <= reply.afterChunks; i++) deltas.push({ content: `part ${i} ` });
