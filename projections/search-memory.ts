@@ -26,13 +26,13 @@ import type { Kysely } from 'kysely';
 import type { RecordedEvent } from '../infra/eventstore/port.js';
 import type { ObjectStore } from '../infra/objects/port.js';
 import type { VectorMatch } from '../infra/vectors/hnsw.js';
-import { DatasetMemory, type MemoryDoc, type WordLexemes } from './search-memory/dataset.js';
+import { DatasetMemory, type HeldValues, type MemoryDoc, type WordLexemes } from './search-memory/dataset.js';
 import { Lexicon } from './search-memory/lexicon.js';
 import { buildDataset, restoreDataset } from './search-memory/load.js';
 import { applyRow, readChanges, readDatasetStatus, readTexts } from './search-memory/rows.js';
 import { encodeSnapshot, snapshotKey } from './search-memory/snapshot.js';
 
-export { byItemId, DatasetMemory, type AttributeTest, type DocFields, type MemoryDoc, type Postings, type WordLexemes, type WordScores } from './search-memory/dataset.js';
+export { byItemId, DatasetMemory, type AttributeTest, type HeldValues, type DocFields, type MemoryDoc, type Postings, type WordLexemes, type WordScores } from './search-memory/dataset.js';
 export { Lexicon, parseDocument, quotedLexemes } from './search-memory/lexicon.js';
 
 /** Where the memory tells what it did: a pino logger will do. */
@@ -177,29 +177,36 @@ export class SearchMemory {
   }
 
   /**
-   * The variants or answer bodies of `docs` as text, by item id. A doc that has none (a restored
-   * dataset's) has its read from the read model, for all of them at once, and kept where the row is
-   * still the doc's version. An item the read model has none for (a body from before migration
-   * 0021) is absent.
+   * The variants or answer bodies of `docs`, parsed, by item id. Each doc's text is parsed once and
+   * kept parsed in its place. A doc that has none (a restored dataset's) has its read from the read
+   * model, for all of them at once, and kept where the row is still the doc's version. An item the
+   * read model has none for (a body from before migration 0021) is absent.
    */
-  async texts(field: 'variants' | 'body', docs: readonly MemoryDoc[]): Promise<Map<string, string>> {
-    const texts = new Map<string, string>();
-    const lacking = docs.filter((doc) => {
+  async values<F extends keyof HeldValues>(field: F, docs: readonly MemoryDoc[]): Promise<Map<string, HeldValues[F]>> {
+    const values = new Map<string, HeldValues[F]>();
+    const lacking: MemoryDoc[] = [];
+    for (const doc of docs) {
       const held = doc[field];
-      if (held !== null) texts.set(doc.itemId, held);
-      return held === null;
-    });
-    if (!lacking.length) return texts;
+      if (held === null) lacking.push(doc);
+      else if (typeof held === 'string') values.set(doc.itemId, this.#keepParsed(doc, field, held, true));
+      else values.set(doc.itemId, held as HeldValues[F]);
+    }
+    if (!lacking.length) return values;
     const read = await readTexts(this.db, field, lacking.map((doc) => doc.itemId));
     for (const doc of lacking) {
       const row = read.get(doc.itemId);
       if (!row?.text) continue;
-      texts.set(doc.itemId, row.text);
       // A newer version's text waits for the memory to catch up with it: the doc keeps only its own.
-      const entry = this.datasets.get(doc.datasetId);
-      if (row.changeSeq === doc.changeSeq && entry && this.holds(entry)) entry.memory.keep(doc, field, row.text);
+      values.set(doc.itemId, this.#keepParsed(doc, field, row.text, row.changeSeq === doc.changeSeq));
     }
-    return texts;
+    return values;
+  }
+
+  #keepParsed<F extends keyof HeldValues>(doc: MemoryDoc, field: F, text: string, ownVersion: boolean): HeldValues[F] {
+    const value = deepFreeze(JSON.parse(text)) as HeldValues[F];
+    const entry = this.datasets.get(doc.datasetId);
+    if (ownVersion && entry && this.holds(entry)) entry.memory.keep(doc, field, value, text.length);
+    return value;
   }
 
   /** The datasets held (loaded), least recently searched first. */
@@ -489,4 +496,13 @@ export class SearchMemory {
       .catch((error) => this.options.onError?.(error))
       .finally(() => this.reloading.delete(entry.datasetId));
   }
+}
+
+/** A parsed JSON value made read-only throughout: searches share it, and a change by one would show in the next. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -2,6 +2,8 @@
 // search ranks them, an inverted index of their lexemes, attribute and name postings, and the HNSW
 // graph of their embeddings. Changed by `put` and `remove` only, one item at a time, so a dataset
 // can be followed change by change; `restore` places a saved copy's items (snapshot.ts) at once.
+import type { ListingVariant } from '../../domain/catalogue/product-input.js';
+import type { AnswerBody } from '../../domain/item/record.js';
 import { createHnswIndex, type VectorIndex } from '../../infra/vectors/hnsw.js';
 
 /** One active item as search ranks it. */
@@ -24,16 +26,17 @@ export interface MemoryDoc {
   price: number;
   currency: string;
   /**
-   * The stored variants as JSON text, parsed only for the candidates a search prices. A saved copy
-   * does not hold them: a restored doc has none until a search first prices it and keeps them (`keep`).
+   * The stored variants as JSON text, parsed (and frozen) in its place the first time a search
+   * prices the doc, so each doc is parsed once, not once a search. A saved copy does not hold them:
+   * a restored doc has none until a search first prices it and keeps them (`keep`).
    */
-  variants: string | null;
+  variants: string | HeldValues['variants'] | null;
   /**
-   * The answer body a result shows (domain/item/record.ts `AnswerBody`) as JSON text; likewise none
-   * in a saved copy, kept once a search shows the doc. Null also for a row projected before the read
-   * model kept bodies.
+   * The answer body a result shows (domain/item/record.ts `AnswerBody`) as JSON text, likewise
+   * parsed in its place once shown; none in a saved copy, kept once a search shows the doc. Null
+   * also for a row projected before the read model kept bodies.
    */
-  body: string | null;
+  body: string | HeldValues['body'] | null;
   queuedAt: string;
   /** Lexeme ids of its document (ascending when parsed, in the saved order when restored), and each one's weight (A 1.0, B 0.5, C 0.2, D 0.1, plus a little per repeat). */
   terms: Uint32Array;
@@ -50,6 +53,12 @@ export interface MemoryDoc {
    * comparison; ties among thousands of equal scores are common.
    */
   idOrder: number;
+}
+
+/** What a doc's `variants` and `body` hold once parsed: shared by every search that reads them, so frozen. */
+export interface HeldValues {
+  variants: readonly ListingVariant[];
+  body: AnswerBody;
 }
 
 /** What a doc is made of: the rest (slot, vector checksum, id order) the memory works out. */
@@ -196,11 +205,16 @@ export class DatasetMemory {
     return new Verdicts(this.bySlot.length, accept);
   }
 
-  /** The variants or body of a doc that had none, read from the read model at the doc's own `changeSeq`: kept for the next searches. */
-  keep(doc: MemoryDoc, field: 'variants' | 'body', text: string): void {
-    if (doc[field] !== null || !this.isCurrent(doc)) return;
-    doc[field] = text;
-    this.ownBytes += textBytes(text);
+  /**
+   * The variants or body of a doc parsed, in place of its text or of none (a restored doc's, read
+   * from the read model at the doc's own `changeSeq`): kept for the next searches.
+   */
+  keep<F extends keyof HeldValues>(doc: MemoryDoc, field: F, value: HeldValues[F], textLength: number): void {
+    const held = doc[field];
+    if ((held !== null && typeof held !== 'string') || !this.isCurrent(doc)) return;
+    parsedBytes.set(value, PARSED_OVERHEAD * (STRING_HEADER_BYTES + textLength));
+    this.ownBytes += heldBytes(value) - heldBytes(held);
+    (doc as Pick<MemoryDoc, F>)[field] = value as MemoryDoc[F];
   }
 
   put(doc: DocFields, vector: number[] | null): void {
@@ -421,8 +435,8 @@ function docBytes(doc: MemoryDoc): number {
     DOC_BYTES +
     doc.terms.length * TERM_BYTES +
     (doc.colors.length + doc.materials.length + doc.featureKeys.length + (doc.names?.length ?? 0)) * LABEL_BYTES +
-    textBytes(doc.variants) +
-    textBytes(doc.body)
+    heldBytes(doc.variants) +
+    heldBytes(doc.body)
   );
 }
 
@@ -434,7 +448,15 @@ const TWO_BYTE = /[\u0100-\uffff]/;
  * (bench/search/cold-load.ts, 2026-11-27: 4.5 KB an item for 2.1 KB of text).
  */
 const TEXT_OVERHEAD = 2;
-const textBytes = (text: string | null): number => (text === null ? 0 : TEXT_OVERHEAD * (STRING_HEADER_BYTES + text.length * (TWO_BYTE.test(text) ? 2 : 1)));
+const textBytes = (text: string): number => TEXT_OVERHEAD * (STRING_HEADER_BYTES + text.length * (TWO_BYTE.test(text) ? 2 : 1));
+/**
+ * What a parsed text costs, by its length: stored variants parsed take 1.4 to 1.6 times their
+ * characters of V8 heap (four fixture feeds' variants, 2026-11-27); counted as text is, twice.
+ */
+const PARSED_OVERHEAD = 2;
+/** Each parsed value's bytes as counted when it was kept (a WeakMap: the value carries nothing of ours). */
+const parsedBytes = new WeakMap<object, number>();
+const heldBytes = (held: string | object | null): number => (held === null ? 0 : typeof held === 'string' ? textBytes(held) : (parsedBytes.get(held) ?? 0));
 
 function checksum(vector: readonly number[]): number {
   let sum = 0;

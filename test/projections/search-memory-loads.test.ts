@@ -309,4 +309,12 @@ t.test('restored from its saved copy (which holds no variants or bodies), a data
   t.same(await whole(restored), fromBuilt, 'the same products, labels and offers');
   t.ok(restored.stats()[0]!.bytes > before, `what it priced and showed is kept, and counted against the budget (${before} → ${restored.stats()[0]!.bytes} bytes)`);
   t.same(await whole(restored), fromBuilt, 'and answer again from memory');
+
+  // Each doc is parsed once, then shared by the searches that read it: read-only, so none can spoil the next.
+  const [memory] = await restored.ready([datasetId], null);
+  const shown = [...memory!.docs.values()].filter((doc) => fromBuilt.some((result) => result.itemId === doc.itemId));
+  const first = await restored.values('variants', shown);
+  const again = await restored.values('variants', shown);
+  t.ok(shown.every((doc) => typeof doc.variants === 'object' && first.get(doc.itemId) === again.get(doc.itemId)), 'the variants a search priced are held parsed, the same value for every search');
+  t.throws(() => (first.get(shown[0]!.itemId) as unknown as Array<{ price: number }>)[0]!.price = 0, TypeError, 'and cannot be changed by one of them');
 });

@@ -88,3 +88,31 @@ t.test('given items renamed and removed, then a name answers only for the curren
   t.same(memory.namedExactly('pleated skirt', all).map((d) => d.itemId), ['a']);
   t.same(memory.namedExactly('', all), []);
 });
+
+t.test('given a doc whose variants are kept parsed in place of their text, then its bytes are counted while it stays and given back when it goes', async (t) => {
+  const lexicon = new Lexicon();
+  const text = JSON.stringify([{ variantId: 'v1', sku: 'S-1', label: 'S', options: [{ name: 'Size', value: 'S' }], inStock: true, quantity: null, price: 10, compareAtPrice: null }]);
+  // Two memories through the same changes, one of them keeping parsed variants: they must end alike.
+  const [memory, plain] = [new DatasetMemory(), new DatasetMemory()];
+  for (const m of [memory, plain]) m.put(doc('a', lexicon, "'dress':1A", { variants: text }), null);
+  const asText = memory.memoryBytes();
+  const held = memory.docs.get('a')!;
+  const parsed = JSON.parse(text);
+  memory.keep(held, 'variants', parsed, text.length);
+  t.equal(held.variants, parsed, 'the parsed value stands in place of the text');
+  t.equal(memory.memoryBytes(), asText, `counted as the text was (${asText} bytes: V8 holds them in about the same)`);
+  memory.keep(held, 'variants', JSON.parse(text), text.length);
+  t.equal(held.variants, parsed, 'kept once: a second parse does not replace the first');
+  for (const m of [memory, plain]) m.put(doc('a', lexicon, "'dress':1A", { variants: text }), null);
+  memory.keep(held, 'variants', JSON.parse(text), text.length);
+  t.equal(typeof memory.docs.get('a')!.variants, 'string', 'an old version of the doc keeps nothing for the new one');
+  t.equal(memory.memoryBytes(), plain.memoryBytes(), 'its old version gave back what was counted for it');
+  memory.keep(memory.docs.get('a')!, 'variants', JSON.parse(text), text.length);
+  for (const m of [memory, plain]) m.remove('a');
+  t.equal(memory.memoryBytes(), plain.memoryBytes(), 'and so did the doc when it went');
+
+  // A restored doc holds none until a search reads them: what it keeps then is counted.
+  for (const m of [memory, plain]) m.put(doc('b', lexicon, "'dress':1A", { variants: null }), null);
+  memory.keep(memory.docs.get('b')!, 'variants', JSON.parse(text), text.length);
+  t.ok(memory.memoryBytes() >= plain.memoryBytes() + 2 * text.length, `a restored doc's parsed variants are counted (${plain.memoryBytes()} → ${memory.memoryBytes()} bytes)`);
+});

@@ -33,8 +33,7 @@ export async function answer(
 
 /** Each doc's answer body: the memory's, else the read model's (then kept), else catalogue_items'. */
 async function bodiesOf(deps: { db: Kysely<any>; memory: SearchMemory }, docs: readonly MemoryDoc[]): Promise<Map<string, AnswerBody>> {
-  const texts = await deps.memory.texts('body', docs);
-  const bodies = new Map([...texts].map(([itemId, text]) => [itemId, JSON.parse(text) as AnswerBody]));
+  const bodies: Map<string, AnswerBody> = await deps.memory.values('body', docs);
   const unprojected = docs.filter((doc) => !bodies.has(doc.itemId)).map((doc) => doc.itemId);
   if (unprojected.length) for (const [itemId, { body }] of await itemBodies(deps.db, unprojected)) bodies.set(itemId, body);
   return bodies;

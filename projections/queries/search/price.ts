@@ -42,7 +42,7 @@ export async function priceInMarket(
     const batch: MemoryDoc[] = byRelevance.slice(start, start + PRICING_BATCH).map((ranked) => found.docOf.get(ranked.itemId)!);
     const [pricing, variantsOf] = await Promise.all([
       loadPricingContext(db, batch.map((doc) => ({ itemId: doc.itemId, sourceId: doc.sourceId, queuedAt: doc.queuedAt })), { country }),
-      memory.texts('variants', batch),
+      memory.values('variants', batch),
     ]);
     for (const doc of batch) {
       const variants = variantsOf.get(doc.itemId);
@@ -51,7 +51,8 @@ export async function priceInMarket(
       const context = pricing.get(doc.itemId);
       sources.add(context?.source ?? null);
       // The memory caught up with the read model before retrieving: its docs are the active items, as they are now.
-      const offer = offerInMarket(country, { price: doc.price, currency: doc.currency, variants: JSON.parse(variants) as ListingVariant[] }, context);
+      // Frozen, and shared by the searches that price this doc: a writer would throw, not spoil the next search.
+      const offer = offerInMarket(country, { price: doc.price, currency: doc.currency, variants: variants as ListingVariant[] }, context);
       const words = found.named.has(doc) ? null : understood;
       if (!passesOffer(offer, filters, words)) continue;
       offers.set(doc.itemId, offer);
