@@ -3,6 +3,7 @@
 // Every one of the six fallback reasons comes back through HTTP, with the exact market's prices,
 // stock and sale, and what the shopper cannot buy in their market ranked after what they can.
 import t, { type Test } from 'tap';
+import { searchResponse } from '../../api/routes/search.js';
 import { pricedProducts } from '../../projections/queries/products.js';
 import { LOCAL_STORES_ENV } from '../support/outbound.js';
 import { sharedTestService, startTestService, type TestService } from '../support/service.js';
@@ -95,7 +96,10 @@ t.test('search prices every product in the shopper’s market, or says why the d
   const linen = async (body: object) => {
     const response = await search({ query: 'linen dress', datasetIds: [store], ...body });
     t.equal(response.statusCode, 200);
-    return response.json() as { results: any[]; market: object };
+    const answer = response.json() as { results: any[]; market: object };
+    // Not checked per request by the route: every market's answer is held to the schema here.
+    t.same(searchResponse.parse(answer), answer, "the answer is the response schema's shape");
+    return answer;
   };
 
   await t.test('no country: the default market stands in (no-country), its stock says what is available', async (t) => {

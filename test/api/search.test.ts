@@ -3,6 +3,7 @@
 // colour, length, price, size, gender), filters, products the shopper cannot buy coming last, and
 // the 422s.
 import t, { type Test } from 'tap';
+import { searchResponse } from '../../api/routes/search.js';
 import { SearchMemory } from '../../projections/search-memory.js';
 import { sharedTestService, startTestService } from '../support/service.js';
 import { product, variant } from '../support/items.js';
@@ -58,7 +59,7 @@ const setUp = async (t: Test, { own = false } = {}) => {
 const skus = (response: { json(): any }) => response.json().results.map((r: any) => r.product.sku);
 
 t.test('a search result carries every field of document 3 §3 and document 1', async (t) => {
-  const { dataset, settled } = await setUp(t);
+  const { dataset, settled, search } = await setUp(t);
   const datasetId = await dataset('Main', 'https://acme.example.com', CATALOGUE);
   const response = await settled({ query: 'red dress' }, 2);
   t.equal(response.statusCode, 200);
@@ -90,6 +91,12 @@ t.test('a search result carries every field of document 3 §3 and document 1', a
 
   const sale = (await settled({ query: 'blue linen midi dress' }, 1)).json().results[0];
   t.match(sale.product, { sku: 'DRESS-BLUE-MIDI', onSale: true, discount: 20 }, 'an in-stock reduced variant puts the product on sale');
+
+  // The route does not check its answer per request: the answers are held to the schema here.
+  for (const query of ['red dress', 'blue linen midi dress', 'shirt', 'gift']) {
+    const answer = (await search({ query, country: 'DE' })).json();
+    t.same(searchResponse.parse(answer), answer, `"${query}": the answer is the response schema's shape, not a field more or less`);
+  }
 });
 
 t.test("the shopper's words: family, colour, length, budget, size, gender", async (t) => {
