@@ -160,20 +160,31 @@ export class SearchMemory {
 
   /** The nearest active items of the given datasets, best first. */
   nearest(memories: readonly DatasetMemory[], vector: ArrayLike<number>, k: number): Array<VectorMatch & { doc: MemoryDoc }> {
-    const matches: Array<VectorMatch & { doc: MemoryDoc }> = [];
     const query = vector instanceof Float32Array ? vector : Float32Array.from(vector);
+    const lists: Array<Array<VectorMatch & { doc: MemoryDoc }>> = [];
     for (const memory of memories) {
       if (!memory.vectors || memory.vectors.dimensions !== query.length) continue;
-      for (const match of memory.vectors.nearest(query, k) as Array<VectorMatch & { doc?: MemoryDoc }>) {
-        const doc = memory.docs.get(match.key);
-        if (!doc) continue;
-        match.doc = doc;
-        matches.push(match as VectorMatch & { doc: MemoryDoc });
+      const list: Array<VectorMatch & { doc: MemoryDoc }> = [];
+      for (const { key, similarity } of memory.vectors.nearest(query, k)) {
+        const doc = memory.docs.get(key);
+        if (doc) list.push({ key, similarity, doc });
       }
+      if (list.length) lists.push(list);
     }
-    // One dataset's matches come sorted already: only a search over several needs the merge.
-    if (memories.length > 1) matches.sort((a, b) => b.similarity - a.similarity);
-    return matches.length > k ? matches.slice(0, k) : matches;
+    if (lists.length <= 1) return lists[0]?.slice(0, k) ?? [];
+    // Each dataset's list comes best first: merged by taking the best head k times (a tie goes to
+    // the dataset listed first), not by sorting them all together.
+    const at = new Array<number>(lists.length).fill(0);
+    const merged: Array<VectorMatch & { doc: MemoryDoc }> = [];
+    while (merged.length < k) {
+      let best = -1;
+      for (let i = 0; i < lists.length; i++) {
+        if (at[i]! < lists[i]!.length && (best < 0 || lists[i]![at[i]!]!.similarity > lists[best]![at[best]!]!.similarity)) best = i;
+      }
+      if (best < 0) break;
+      merged.push(lists[best]![at[best]!++]!);
+    }
+    return merged;
   }
 
   /**

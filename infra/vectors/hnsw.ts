@@ -114,8 +114,10 @@ export function restoreHnswIndex(image: VectorIndexImage, options: Omit<HnswOpti
 }
 
 function wrap(options: HnswOptions, connectivity: number, index: InstanceType<typeof usearch.Index>, numbers: Map<string, bigint>, first: bigint, tombstonesAtStart: number): VectorIndex {
-  const keys = new Map<bigint, string>();
-  for (const [key, number] of numbers) keys.set(number, key);
+  // Each number's key, at the number as an index: a search maps up to k + tombstones numbers back
+  // to keys, and an array read is cheaper than a Map keyed by BigInt (numbers only grow, from 1).
+  const keys: Array<string | undefined> = [];
+  for (const [key, number] of numbers) keys[Number(number)] = key;
   let next = first;
   let tombstones = tombstonesAtStart;
 
@@ -136,19 +138,19 @@ function wrap(options: HnswOptions, connectivity: number, index: InstanceType<ty
       const values = toFloat32(vector);
       const existing = numbers.get(key);
       if (existing !== undefined) {
-        keys.delete(existing);
+        keys[Number(existing)] = undefined;
         tombstones++;
       }
       const number = next++;
       index.add(number, values, 1);
       numbers.set(key, number);
-      keys.set(number, key);
+      keys[Number(number)] = key;
     },
     remove(key) {
       const number = numbers.get(key);
       if (number === undefined) return;
       numbers.delete(key);
-      keys.delete(number);
+      keys[Number(number)] = undefined;
       tombstones++;
     },
     has: (key) => numbers.has(key),
@@ -157,7 +159,7 @@ function wrap(options: HnswOptions, connectivity: number, index: InstanceType<ty
       const found = index.search(toFloat32(vector), Math.min(k + tombstones, numbers.size + tombstones), 1);
       const matches: VectorMatch[] = [];
       for (let i = 0; i < found.keys.length; i++) {
-        const key = keys.get(found.keys[i]!);
+        const key = keys[Number(found.keys[i]!)];
         // Cosine distance is 1 - similarity.
         if (key !== undefined) matches.push({ key, similarity: 1 - found.distances[i]! });
       }

@@ -1,8 +1,10 @@
 // The in-process search memory: a tsvector read as lexemes and weights, prefix look-ups in the
 // lexicon, and a dataset's memory as items come, change and go (postings never answer for an old
 // version of an item, however many times it changed).
+import fc from 'fast-check';
+import type { Kysely } from 'kysely';
 import t from 'tap';
-import { DatasetMemory, Lexicon, parseDocument, type DocFields, type MemoryDoc } from '../../projections/search-memory.js';
+import { DatasetMemory, Lexicon, parseDocument, SearchMemory, type DocFields, type MemoryDoc } from '../../projections/search-memory.js';
 
 t.test('given a weighted tsvector, then each lexeme has its best weight and a little per repeat', async (t) => {
   const lexicon = new Lexicon();
@@ -115,4 +117,29 @@ t.test('given a doc whose variants are kept parsed in place of their text, then 
   for (const m of [memory, plain]) m.put(doc('b', lexicon, "'dress':1A", { variants: null }), null);
   memory.keep(memory.docs.get('b')!, 'variants', JSON.parse(text), text.length);
   t.ok(memory.memoryBytes() >= plain.memoryBytes() + 2 * text.length, `a restored doc's parsed variants are counted (${plain.memoryBytes()} → ${memory.memoryBytes()} bytes)`);
+});
+
+t.test('given several datasets, then the nearest items are theirs merged best first, as a sort would put them, ties to the dataset listed first', async (t) => {
+  const lexicon = new Lexicon();
+  const memory = new SearchMemory({} as Kysely<any>);
+  fc.assert(
+    fc.property(
+      fc.array(fc.array(fc.tuple(fc.integer({ min: -3, max: 3 }), fc.integer({ min: -3, max: 3 })), { maxLength: 12 }), { minLength: 1, maxLength: 4 }),
+      fc.integer({ min: 1, max: 20 }),
+      (datasets, k) => {
+        const memories = datasets.map((vectors, d) => {
+          const dataset = new DatasetMemory();
+          vectors.forEach(([x, y], i) => (x || y ? dataset.put(doc(`${d}-${i}`, lexicon, "'dress':1A", { datasetId: `d${d}` }), [x, y]) : undefined));
+          return dataset;
+        });
+        const query = [1, 0.5];
+        const each = memories.flatMap((dataset) => memory.nearest([dataset], query, k));
+        const sorted = [...each].sort((a, b) => b.similarity - a.similarity).slice(0, k);
+        const merged = memory.nearest(memories, query, k);
+        return JSON.stringify(merged.map((m) => m.doc.itemId)) === JSON.stringify(sorted.map((m) => m.doc.itemId));
+      },
+    ),
+    { numRuns: 200 },
+  );
+  t.pass('200 catalogues of up to four datasets, with repeated vectors');
 });
