@@ -171,6 +171,9 @@ export async function openPlatform(config: Config, logger: Logger, overrides: Pl
       turnChannel: () => channel.ping(),
       // Poisoned or lagging projections, and the oldest transaction the event store waits for.
       projections: () => projections.readiness(config.projections.lagLimitSeconds),
+      // What this process's search memory holds and has dropped (none until it first searches or warms):
+      // a growing `evictedSoonAfterLoad` is SEARCH_MEMORY_MB too small for the datasets searched here.
+      searchMemory: async () => (search ? { ok: true, ...search.memory.report() } : undefined),
     },
     close: async () => {
       platform.keys?.stop();

@@ -96,8 +96,25 @@ export interface LoadReport {
   distrusted?: string;
 }
 
+/** What /readyz shows of a process's search memory: what it holds against its budget, and what it did since it started. */
+export interface SearchMemoryReport {
+  datasets: number;
+  items: number;
+  heldMb: number;
+  /** SEARCH_MEMORY_MB; null when unbounded. */
+  budgetMb: number | null;
+  /** Datasets loaded from their saved copy, and built from the read model. */
+  restored: number;
+  built: number;
+  /** Dropped for the budget, and of those, dropped within a minute of their load: a count that keeps growing means the datasets searched do not fit (thrash). */
+  evicted: number;
+  evictedSoonAfterLoad: number;
+}
+
 export class SearchMemory {
   readonly lexicon = new Lexicon();
+  /** Counted since the process started, for `report`. */
+  readonly #counts = { restored: 0, built: 0, evicted: 0, evictedSoonAfterLoad: 0 };
   private readonly datasets = new Map<string, Entry>();
   private following: Promise<void> | null = null;
   private readonly reloading = new Set<string>();
@@ -225,6 +242,18 @@ export class SearchMemory {
     return this.held()
       .sort((a, b) => a.lastSearched - b.lastSearched)
       .map((entry) => ({ datasetId: entry.datasetId, organizationId: entry.organizationId, items: entry.memory.docs.size, bytes: entry.memory.memoryBytes() }));
+  }
+
+  /** What it holds and what it did, for /readyz. */
+  report(): SearchMemoryReport {
+    const held = this.held();
+    return {
+      datasets: held.length,
+      items: held.reduce((sum, entry) => sum + entry.memory.docs.size, 0),
+      heldMb: Math.round(this.heldBytes() / 2 ** 20),
+      budgetMb: Number.isFinite(this.budget) ? Math.round(this.budget / 2 ** 20) : null,
+      ...this.#counts,
+    };
   }
 
   /** Bytes the loaded datasets hold, by their estimate. */
@@ -373,6 +402,7 @@ export class SearchMemory {
   }
 
   private note(report: LoadReport): void {
+    this.#counts[report.how === 'snapshot' ? 'restored' : 'built']++;
     this.loads.push(report);
     if (this.loads.length > 100) this.loads.shift();
     if (report.distrusted) this.options.log?.warn({ ...report }, 'search memory did not use a saved dataset and built it instead');
@@ -430,7 +460,11 @@ export class SearchMemory {
       if (entry.searching > 0 || entry === newest) continue;
       total -= entry.memory.memoryBytes();
       this.forget(entry.datasetId, 'least recently searched, past SEARCH_MEMORY_MB');
-      if (entry.loadedAt && Date.now() - entry.loadedAt < RELOADED_WITHIN_MS) this.tooSmall(entry);
+      this.#counts.evicted++;
+      if (entry.loadedAt && Date.now() - entry.loadedAt < RELOADED_WITHIN_MS) {
+        this.#counts.evictedSoonAfterLoad++;
+        this.tooSmall(entry);
+      }
     }
     const alone = newest.memory.memoryBytes();
     if (alone > this.budget && !this.toldTooLarge.has(newest.datasetId)) {

@@ -125,6 +125,13 @@ t.test('past the budget the least recently searched dataset leaves, and answers 
     ['built', 'snapshot'],
     'the first load built the dataset and saved it; the second read the saved copy',
   );
+  // What /readyz shows of it: five loads (shirts' second from its copy or built, as its save went),
+  // three drops for the budget (dresses, shirts, boots).
+  const report = memory.report();
+  t.match(report, { datasets: 2, evicted: 3, budgetMb: Math.round((sizes[0]! + sizes[1]!) / 2 ** 20) });
+  t.equal(report.restored + report.built, 5, `every load counted (${report.restored} restored, ${report.built} built)`);
+  t.ok(report.restored >= 1, 'dresses came back from their copy');
+  t.equal(memory.report().items, memory.stats().reduce((sum, d) => sum + d.items, 0), 'the items of the datasets held');
 });
 
 t.test('a budget the searched datasets do not fit in is said in the log, once however often they reload', async (t) => {
@@ -144,6 +151,7 @@ t.test('a budget the searched datasets do not fit in is said in the log, once ho
     await answers(w, memory, boots);
   }
   t.same(held(memory), [boots], 'one at a time');
+  t.match(memory.report(), { datasets: 1, evicted: 5, evictedSoonAfterLoad: 5 }, '/readyz counts every drop soon after a load: the thrash the log says once');
   const said = warned.filter((w) => w.message.includes('do not fit'));
   t.equal(said.length, 1, 'said once, not at every reload');
   t.match(said[0]?.message, /raise SEARCH_MEMORY_MB/);
@@ -157,6 +165,7 @@ t.test('a budget the searched datasets do not fit in is said in the log, once ho
     await answers(w, fits, boots);
   }
   t.same(roomy.filter((m) => m.includes('do not fit')), [], 'a budget that holds them says nothing');
+  t.match(fits.report(), { datasets: 2, evicted: 0, evictedSoonAfterLoad: 0 });
 });
 
 t.test('a dataset larger than the whole budget still loads and answers, alone, said once', async (t) => {
