@@ -179,7 +179,7 @@ t.test('stylist serve answers /healthz, takes CLI commands over its admin channe
   const environ = execve ? (await readFile(`/proc/${server.child.pid}/environ`, 'utf8')).split('\0') : [];
   t.ok(!execve || environ.includes('MALLOC_ARENA_MAX=2'), execve ? 'the server runs with MALLOC_ARENA_MAX=2' : 'no process.execve on this Node: MALLOC_ARENA_MAX is left to the environment');
   const ready = await fetch(`${server.url}/readyz`);
-  const readiness = await ready.json();
+  const readiness = (await ready.json()) as Record<string, unknown>;
   // The search memory's figures move with the demo's ingest: only their kind is fixed.
   t.match(readiness.searchMemory, { datasets: Number, items: Number, heldMb: Number, budgetMb: 512, restored: Number, built: Number, evicted: 0, evictedSoonAfterLoad: 0 });
   delete readiness.searchMemory;
