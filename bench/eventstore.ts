@@ -91,14 +91,17 @@ export async function openPostgresBackend(
   url = process.env.DATABASE_URL || DEFAULT_URL,
   options: PostgresEventStoreOptions = {},
   maxConnections = 16,
+  /** A database of this name, created if missing and left in place on dispose (BENCH_KEEP). */
+  kept?: string,
 ): Promise<BenchBackend> {
-  const name = `stylist_bench_${randomBytes(4).toString('hex')}`;
+  const name = kept ?? `stylist_bench_${randomBytes(4).toString('hex')}`;
   const admin = (text: string) => adminStatement(url, text);
   let database: Database;
   let cleanup: string;
   let ownUrl: string | undefined;
   try {
-    await admin(`create database ${name}`);
+    if (kept) await admin(`create database ${name}`).catch((error: { code?: string }) => (error.code === '42P04' ? undefined : Promise.reject(error)));
+    else await admin(`create database ${name}`);
     const target = new URL(url);
     target.pathname = `/${name}`;
     ownUrl = target.toString();
@@ -109,6 +112,7 @@ export async function openPostgresBackend(
     database = await openDatabase({ url, schema: name, maxConnections });
     cleanup = `drop schema ${name} cascade`;
   }
+  if (kept) cleanup = 'select 1';
   const store = await openPostgresEventStore(database, options);
   // A benchmark stopped by Ctrl-C or a kill leaves no database behind: dropped on the way out, then
   // the signal is raised again, so the process ends as it would have.

@@ -26,10 +26,15 @@
 // The table header names the machine; API, projections, ingest worker and Postgres share it.
 //   node --import tsx bench/search.ts
 //   BENCH_SIZES=10000,100000  BENCH_SECONDS=20  BENCH_WARMUP_SECONDS=5  BENCH_CLIENTS=8  BENCH_FRESH_SAMPLES=5
-//   BENCH_REBUILD=0 (skip the rebuild)  BENCH_LOAD_ONLY=1 (load the catalogues, report how long it took, send no search)
+//   BENCH_REBUILD=0 (skip the rebuild)  BENCH_VECTOR_INDEX=0 (skip the whole-catalogue graph's recall)  BENCH_LOAD_ONLY=1 (load the catalogues, report how long it took, send no search)
+//   BENCH_KEEP=/tmp/search-bench (Postgres: each size's catalogue is loaded once into a database
+//     kept on the server, stylist_bench_keep_SIZE, with its keys and dataset ids in FILE-SIZE.json;
+//     later runs, of this build or another, search it without loading again: an A/B at 100,000
+//     items costs one load, not one a side. Delete the file and drop the database to load afresh.)
 //   DATABASE_URL=postgres://… (the server; default postgres://postgres@127.0.0.1:5432/postgres)  NATS_URL=… (else the in-process queue)
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -47,7 +52,7 @@ import { startWorkerProcess } from '../test/support/worker-processes.js';
 import { measureVectorIndex, type VectorIndexReport } from './search/vectors.js';
 import { openModels } from '../infra/models/index.js';
 import { startCpuProfile } from './shared/profile.js';
-import { BENCH_SEARCH_MEMORY_MB, createStoreDataset, startSearchService, UPLOAD_BATCH, uploadProducts, waitProcessed, type BackendKind, type SearchBenchService } from './search/service.js';
+import { BENCH_SEARCH_MEMORY_MB, createStoreDataset, type BenchKeys, startSearchService, UPLOAD_BATCH, uploadProducts, waitProcessed, type BackendKind, type SearchBenchService } from './search/service.js';
 
 const SEARCH_PROJECTION = 'search_index';
 const GOALS = { p50: 10, p95: 25, freshMs: 1000 };
@@ -183,14 +188,28 @@ async function rebuildSearchIndex(service: SearchBenchService): Promise<SizeResu
   return { seconds: round1(since(started)), events: result.events as number };
 }
 
+/** A catalogue loaded by an earlier run into a kept database (BENCH_KEEP). */
+interface KeptCatalogue {
+  keys: BenchKeys;
+  loading: Loading;
+  /** Feed → dataset id. */
+  datasets: Record<string, string>;
+}
+
 async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[]>, size: number, loadOnly: boolean): Promise<SizeResult> {
-  const service = await startSearchService(kind);
+  const keepFile = process.env.BENCH_KEEP && kind === 'postgres' ? `${process.env.BENCH_KEEP}-${size}.json` : null;
+  const kept: KeptCatalogue | null = keepFile && existsSync(keepFile) ? JSON.parse(await readFile(keepFile, 'utf8')) : null;
+  const service = await startSearchService(kind, ['ingest'], keepFile ? { database: `stylist_bench_keep_${size}`, keys: kept?.keys ?? null } : undefined);
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'stylist-bench-search-load-'));
   try {
-    console.error(`\n${size} items on ${service.backend.label}`);
+    console.error(`\n${size} items on ${service.backend.label}${kept ? `, loaded by an earlier run (${keepFile})` : ''}`);
     // A build without the route answers 404 here, before minutes go into loading.
     if (!loadOnly) await search(service.baseUrl, service.publicKey, { query: 'dress' });
-    const { loading, datasets } = await loadCatalogue(service, pools, size);
+    const { loading, datasets } = kept ? { loading: kept.loading, datasets: new Map(Object.entries(kept.datasets)) } : await loadCatalogue(service, pools, size);
+    if (keepFile && !kept) {
+      const keys = { privateKey: service.privateKey, publicKey: service.publicKey, organizationId: service.organizationId };
+      await writeFile(keepFile, JSON.stringify({ keys, loading, datasets: Object.fromEntries(datasets) } satisfies KeptCatalogue));
+    }
     if (loadOnly) return { items: size, loading, single: null, load: null, loadTwo: null, balanced: null, healthz: null, freshness: null, rebuild: null, vectors: null };
 
     const configFile = path.join(workDir, 'load.json');
@@ -233,7 +252,7 @@ async function measureSize(kind: BackendKind, pools: Map<string, ShopifyProduct[
     const feed = FEEDS[0]!;
     const freshness = await measureFreshness(service, datasets.get(feed)!, pools.get(feed)![0]!, env('BENCH_FRESH_SAMPLES', 5));
     console.error(`  freshness: ${JSON.stringify(freshness)}`);
-    const vectors = await measureVectorIndex(service.platform.database.db, openModels(service.platform.config).embedder, JUDGED_QUERIES.map((q) => q.text));
+    const vectors = env('BENCH_VECTOR_INDEX', 1) ? await measureVectorIndex(service.platform.database.db, openModels(service.platform.config).embedder, JUDGED_QUERIES.map((q) => q.text)) : null;
     console.error(`  vector index: ${JSON.stringify(vectors)}`);
     const rebuild = env('BENCH_REBUILD', 1) ? await rebuildSearchIndex(service) : null;
     console.error(`  rebuild: ${JSON.stringify(rebuild)}`);

@@ -48,9 +48,15 @@ export type BackendKind = 'pglite' | 'postgres';
  */
 export const BENCH_SEARCH_MEMORY_MB = process.env.SEARCH_MEMORY_MB ?? '2048';
 
-/** `roles`: the worker roles this process runs beside the API (the agent benchmarks add `agent`). */
-export async function startSearchService(kind: BackendKind, roles: readonly string[] = ['ingest']): Promise<SearchBenchService> {
-  const backend = kind === 'postgres' ? await openPostgresBackend() : await openPgliteBackend();
+/** The keys of an organization a kept bench database already holds (BENCH_KEEP). */
+export type BenchKeys = Pick<SearchBenchService, 'privateKey' | 'publicKey' | 'organizationId'>;
+
+/**
+ * `roles`: the worker roles this process runs beside the API (the agent benchmarks add `agent`).
+ * `kept`: a Postgres database kept between runs, and the keys of its organization when it has one.
+ */
+export async function startSearchService(kind: BackendKind, roles: readonly string[] = ['ingest'], kept?: { database: string; keys: BenchKeys | null }): Promise<SearchBenchService> {
+  const backend = kind === 'postgres' ? await openPostgresBackend(undefined, undefined, undefined, kept?.database) : await openPgliteBackend();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stylist-bench-search-'));
   const env: Record<string, string> = { DATA_DIR: dataDir, STYLIST_SECRET: 's'.repeat(40), LOG_LEVEL: 'silent', SEARCH_MEMORY_MB: BENCH_SEARCH_MEMORY_MB };
   if (kind === 'postgres' && process.env.NATS_URL) {
@@ -72,7 +78,8 @@ export async function startSearchService(kind: BackendKind, roles: readonly stri
     if (env.NATS_PREFIX) await deleteStreams(env.NATS_URL!, `${env.NATS_PREFIX}_`);
   };
   try {
-    return { backend, platform, baseUrl, ...(await benchOrganization(platform, baseUrl, 'Search Bench')), close };
+    const organization = kept?.keys ? organizationCalls(platform, baseUrl, kept.keys) : await benchOrganization(platform, baseUrl, 'Search Bench');
+    return { backend, platform, baseUrl, ...organization, close };
   } catch (error) {
     await close();
     throw error;
@@ -87,13 +94,20 @@ export type BenchOrganization = Pick<SearchBenchService, 'privateKey' | 'publicK
  * quota stops a benchmark), on the service `platform` runs and that listens at `baseUrl`.
  */
 export async function benchOrganization(platform: Platform, baseUrl: string, name: string): Promise<BenchOrganization> {
-  const cli = async (argv: string[]) => {
-    const answer = await executeCommand(platform, [...argv, '--json']);
-    if (!answer.ok) throw new Error(`stylist ${argv.join(' ')}: ${answer.error}`);
-    return answer.result as Record<string, any>;
-  };
-  const org = await cli(['org', 'create', '--name', name, '--plan', 'unlimited']);
-  const privateKey = org.privateKey as string;
+  const org = await runCli(platform, ['org', 'create', '--name', name, '--plan', 'unlimited']);
+  return organizationCalls(platform, baseUrl, { privateKey: org.privateKey, publicKey: org.publicKey, organizationId: org.organizationId });
+}
+
+async function runCli(platform: Platform, argv: string[]): Promise<Record<string, any>> {
+  const answer = await executeCommand(platform, [...argv, '--json']);
+  if (!answer.ok) throw new Error(`stylist ${argv.join(' ')}: ${answer.error}`);
+  return answer.result as Record<string, any>;
+}
+
+/** Calls to the service as the organization these keys are of. */
+function organizationCalls(platform: Platform, baseUrl: string, keys: BenchKeys): BenchOrganization {
+  const { privateKey } = keys;
+  const cli = (argv: string[]) => runCli(platform, argv);
   const call = async (method: string, url: string, body: unknown, expect: number) => {
     const response = await fetch(`${baseUrl}${url}`, {
       method,
@@ -104,7 +118,7 @@ export async function benchOrganization(platform: Platform, baseUrl: string, nam
     if (response.status !== expect) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 300)}`);
     return text ? JSON.parse(text) : null;
   };
-  return { privateKey, publicKey: org.publicKey, organizationId: org.organizationId, cli, call };
+  return { ...keys, cli, call };
 }
 
 /** A new active dataset for one store; its storeDomain is the storeUrl's host. */
