@@ -41,6 +41,12 @@ export interface MemoryDoc {
   /** Lexeme ids of its document (ascending when parsed, in the saved order when restored), and each one's weight (A 1.0, B 0.5, C 0.2, D 0.1, plus a little per repeat). */
   terms: Uint32Array;
   weights: Float32Array;
+  /**
+   * Whether `terms` are ascending, so a search finds a lexeme in them by halving (`termsInOrder`).
+   * A restored doc's are put in order the first time a search reads them: sorting every doc of a
+   * saved copy would add a third to its load.
+   */
+  ascending: boolean;
   /** The names it answers to when typed in full (domain/search/names.ts); none for a doc put without. */
   names?: readonly string[];
   /** A checksum of its embedding: an unchanged vector is not put into the graph again. */
@@ -62,7 +68,7 @@ export interface HeldValues {
 }
 
 /** What a doc is made of: the rest (slot, vector checksum, id order) the memory works out. */
-export type DocFields = Omit<MemoryDoc, 'slot' | 'vectorSum' | 'idOrder' | 'changeSeq'> & { changeSeq?: number };
+export type DocFields = Omit<MemoryDoc, 'slot' | 'vectorSum' | 'idOrder' | 'changeSeq' | 'ascending'> & { changeSeq?: number };
 
 /**
  * A saved dataset's items (snapshot.ts) as columns, one entry a doc, with every doc's terms back
@@ -96,7 +102,7 @@ export interface SavedDocs {
 }
 
 /** A doc as the memory holds it, every field set in one order (one object shape for all). */
-function memoryDoc(doc: DocFields, slot: number, vectorSum: number): MemoryDoc {
+function memoryDoc(doc: DocFields, slot: number, vectorSum: number, inOrder = ascending(doc.terms)): MemoryDoc {
   return {
     itemId: doc.itemId,
     datasetId: doc.datasetId,
@@ -119,11 +125,32 @@ function memoryDoc(doc: DocFields, slot: number, vectorSum: number): MemoryDoc {
     queuedAt: doc.queuedAt,
     terms: doc.terms,
     weights: doc.weights,
+    ascending: inOrder,
     names: doc.names,
     vectorSum,
     changeSeq: doc.changeSeq ?? 0,
     idOrder: idOrderOf(doc.itemId),
   };
+}
+
+function ascending(terms: Uint32Array): boolean {
+  for (let i = 1; i < terms.length; i++) if (terms[i]! <= terms[i - 1]!) return false;
+  return true;
+}
+
+/** The doc's terms, ascending (and its weights alike), sorted in place the first time they are asked for. */
+export function termsInOrder(doc: MemoryDoc): Uint32Array {
+  if (!doc.ascending) {
+    const { terms, weights } = doc;
+    const order = Array.from(terms.keys()).sort((a, b) => terms[a]! - terms[b]!);
+    const [termsBefore, weightsBefore] = [terms.slice(), weights.slice()];
+    order.forEach((from, to) => {
+      terms[to] = termsBefore[from]!;
+      weights[to] = weightsBefore[from]!;
+    });
+    doc.ascending = true;
+  }
+  return doc.terms;
 }
 
 /** Item ids in their order, as `MemoryDoc.idOrder` allows it cheaply. */
@@ -136,15 +163,6 @@ const idOrderOf = (itemId: string): number => {
 
 /** The lexeme ids that answer one shopper's word. */
 export type WordLexemes = number[];
-
-export interface WordScores {
-  /** Summed weight of the words matched, by slot. */
-  rank: Float64Array;
-  /** Docs that matched any word and passed the filters. */
-  touched: MemoryDoc[];
-  /** How many of the words the doc has. */
-  covered(doc: MemoryDoc): number;
-}
 
 /** A label test: the doc meets it when it has any of `keys` (`family:dress`, `color:red`…). */
 export interface AttributeTest {
@@ -168,12 +186,6 @@ export class Verdicts {
   }
 }
 
-function popcount(n: number): number {
-  let count = 0;
-  for (let v = n; v; v &= v - 1) count++;
-  return count;
-}
-
 export interface Postings {
   docs: MemoryDoc[];
   weights: number[];
@@ -184,10 +196,20 @@ export class DatasetMemory {
   /** By slot; null where an item left. */
   readonly bySlot: Array<MemoryDoc | null> = [];
   private readonly freeSlots: number[] = [];
-  /** Lexeme id → docs with that lexeme and its weight in each (an entry is current only while its slot holds that doc). */
+  /**
+   * Lexeme id → docs with that lexeme and its weight in each (an entry is current only while its
+   * slot holds that doc). In walk order (weight, then item id: `walkPostings`) once a search has read
+   * the list, and kept so as docs come; in the order they came until then.
+   */
   readonly postings = new Map<number, Postings>();
-  /** `family:dress`, `slot:top`, `color:red` (colour family or a colour sold), `material:linen`, `pattern:striped`, `feature:k`. */
+  /**
+   * `family:dress`, `slot:top`, `color:red` (colour family or a colour sold), `material:linen`,
+   * `pattern:striped`, `feature:k` (`hasLabel`). In item id order once a search has read the list
+   * (`walkAttribute`), likewise.
+   */
   readonly attributes = new Map<string, MemoryDoc[]>();
+  /** The postings and attribute lists in walk order. Sorted when first read, not at load: most lists are never read. */
+  private readonly inWalkOrder = new WeakSet<object>();
   /** Name key → docs answering to it (an entry is current only while its slot holds that doc). */
   readonly names = new Map<string, MemoryDoc[]>();
   vectors: VectorIndex | null = null;
@@ -198,6 +220,31 @@ export class DatasetMemory {
 
   isCurrent(doc: MemoryDoc): boolean {
     return this.bySlot[doc.slot] === doc;
+  }
+
+  /** A lexeme's postings in walk order: the greater weight first, then the smaller item id (best.ts reads them so). */
+  walkPostings(lexeme: number): Postings | undefined {
+    const list = this.postings.get(lexeme);
+    if (list && !this.inWalkOrder.has(list)) {
+      const order = list.docs.map((_, i) => i).sort((a, b) => list.weights[b]! - list.weights[a]! || byItemId(list.docs[a]!, list.docs[b]!));
+      const [docs, weights] = [list.docs.slice(), list.weights.slice()];
+      order.forEach((from, to) => {
+        list.docs[to] = docs[from]!;
+        list.weights[to] = weights[from]!;
+      });
+      this.inWalkOrder.add(list);
+    }
+    return list;
+  }
+
+  /** A label's docs in item id order. */
+  walkAttribute(key: string): readonly MemoryDoc[] | undefined {
+    const list = this.attributes.get(key);
+    if (list && !this.inWalkOrder.has(list)) {
+      list.sort(byItemId);
+      this.inWalkOrder.add(list);
+    }
+    return list;
   }
 
   /** A search's filter over this dataset, each doc judged once for all the legs that meet it. */
@@ -274,6 +321,8 @@ export class DatasetMemory {
         },
         d,
         saved.vectorSum[d] ?? NaN,
+        // Renumbered below into the lexicon's ids, in no order of theirs.
+        false,
       );
       for (let i = at; i < at + n; i++) {
         const list = lists[terms[i]!]!;
@@ -305,13 +354,25 @@ export class DatasetMemory {
     this.docs.set(doc.itemId, placed);
     this.bySlot[slot] = placed;
     placed.terms.forEach((term, i) => {
+      const weight = placed.weights[i]!;
       const list = this.postings.get(term);
-      if (list) {
+      if (!list) this.postings.set(term, { docs: [placed], weights: [weight] });
+      else if (!this.inWalkOrder.has(list)) {
         list.docs.push(placed);
-        list.weights.push(placed.weights[i]!);
-      } else this.postings.set(term, { docs: [placed], weights: [placed.weights[i]!] });
+        list.weights.push(weight);
+      } else {
+        // Kept in walk order: after every entry of a greater weight, or of the same and a smaller id.
+        const at = firstAfter(list.docs.length, (j) => list.weights[j]! > weight || (list.weights[j] === weight && byItemId(list.docs[j]!, placed) < 0));
+        list.docs.splice(at, 0, placed);
+        list.weights.splice(at, 0, weight);
+      }
     });
-    for (const key of attributeKeys(placed)) push(this.attributes, key, placed);
+    for (const key of attributeKeys(placed)) {
+      const list = this.attributes.get(key);
+      if (!list) this.attributes.set(key, [placed]);
+      else if (!this.inWalkOrder.has(list)) list.push(placed);
+      else list.splice(firstAfter(list.length, (j) => byItemId(list[j]!, placed) < 0), 0, placed);
+    }
     for (const key of placed.names ?? []) push(this.names, key, placed);
     this.entries += placed.terms.length;
   }
@@ -337,6 +398,7 @@ export class DatasetMemory {
     for (const lists of [this.attributes, this.names]) {
       for (const [key, list] of lists) {
         const current = list.filter((doc) => this.isCurrent(doc));
+        if (this.inWalkOrder.has(list)) this.inWalkOrder.add(current);
         if (current.length) lists.set(key, current);
         else lists.delete(key);
       }
@@ -348,59 +410,12 @@ export class DatasetMemory {
         kept.docs.push(doc);
         kept.weights.push(list.weights[i]!);
       });
+      if (this.inWalkOrder.has(list)) this.inWalkOrder.add(kept);
       if (kept.docs.length) this.postings.set(term, kept);
       else this.postings.delete(term);
     }
     this.entries -= this.stale;
     this.stale = 0;
-  }
-
-  /**
-   * Every doc with any of the words (each word: the lexeme ids that answer it) that passes
-   * `verdicts`, scored: which words it has (a bit each, up to 32 words) and their summed weight.
-   */
-  scoreWords(words: readonly WordLexemes[], verdicts: Verdicts): WordScores {
-    const size = words.length ? this.bySlot.length : 0;
-    const rank = new Float64Array(size);
-    const found = new Uint32Array(size);
-    const touched: MemoryDoc[] = [];
-    for (let w = 0; w < Math.min(words.length, 32); w++) {
-      const bit = 1 << w;
-      for (const lexeme of words[w]!) {
-        const list = this.postings.get(lexeme);
-        if (!list) continue;
-        const { docs, weights } = list;
-        for (let i = 0; i < docs.length; i++) {
-          const doc = docs[i]!;
-          if (found[doc.slot]! & bit || !this.isCurrent(doc) || !verdicts.accepts(doc)) continue;
-          if (found[doc.slot] === 0) touched.push(doc);
-          found[doc.slot]! |= bit;
-          rank[doc.slot]! += weights[i]!;
-        }
-      }
-    }
-    return { rank, touched, covered: (doc) => popcount(found[doc.slot] ?? 0) };
-  }
-
-  /** Every doc passing `verdicts` that meets any of the tests, with the summed weight of those it meets. */
-  matchAttributes(tests: readonly AttributeTest[], verdicts: Verdicts): { docs: MemoryDoc[]; keys: number[] } {
-    const docs: MemoryDoc[] = [];
-    if (!tests.length) return { docs, keys: [] };
-    const passed = new Uint8Array(this.bySlot.length);
-    const score = new Float64Array(this.bySlot.length);
-    tests.forEach(({ keys, weight }, t) => {
-      const bit = 1 << t;
-      for (const key of keys) {
-        for (const doc of this.attributes.get(key) ?? []) {
-          // Each test counts once, however many of its values the doc has.
-          if (passed[doc.slot]! & bit || !this.isCurrent(doc) || !verdicts.accepts(doc)) continue;
-          if (passed[doc.slot] === 0) docs.push(doc);
-          passed[doc.slot]! |= bit;
-          score[doc.slot]! += weight;
-        }
-      }
-    });
-    return { docs, keys: docs.map((doc) => score[doc.slot]!) };
   }
 
   /** The current docs passing `accept` whose name is `key` (a `nameKey`), in item id order. */
@@ -470,6 +485,18 @@ function push<K>(lists: Map<K, MemoryDoc[]>, key: K, doc: MemoryDoc): void {
   else lists.set(key, [doc]);
 }
 
+/** The first index in 0..n where `before` no longer holds (it holds for a prefix of them). */
+function firstAfter(n: number, before: (i: number) => boolean): number {
+  let [low, high] = [0, n];
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (before(mid)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** The label keys a doc is listed under in `DatasetMemory.attributes`; `hasLabel` answers for one of them. */
 function attributeKeys(doc: MemoryDoc): Set<string> {
   return new Set([
     `family:${doc.family}`,
@@ -482,3 +509,24 @@ function attributeKeys(doc: MemoryDoc): Set<string> {
   ]);
 }
 
+/** Whether the doc is listed under a label key (`attributeKeys`), read from the doc itself. */
+export function hasLabel(doc: MemoryDoc, label: string): boolean {
+  const colon = label.indexOf(':');
+  const value = label.slice(colon + 1);
+  switch (label.slice(0, colon)) {
+    case 'family':
+      return doc.family === value;
+    case 'slot':
+      return doc.slotName === value;
+    case 'color':
+      return doc.colorFamily === value || doc.colors.includes(value);
+    case 'material':
+      return doc.materials.includes(value);
+    case 'pattern':
+      return doc.pattern === value;
+    case 'feature':
+      return doc.featureKeys.includes(value);
+    default:
+      return false;
+  }
+}

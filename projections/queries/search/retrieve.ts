@@ -9,10 +9,13 @@
 //   vector     the nearest items to the query's embedding, from the HNSW graphs.
 // A product whose own name is the whole query (domain/search/names.ts) is found by that name and
 // passes only the request's own filters. The answer: each candidate's signals for ranking.
+// The text, boost and attribute legs find each dataset's best without reading every match
+// (search-memory/best.ts); ranking's text signals are then read from each candidate's own terms.
 import { sql, type Kysely } from 'kysely';
 import { nameKey, type UnderstoodQuery } from '../../../domain/search/index.js';
 import { ATTRIBUTE_WEIGHTS, type CandidateSignals, type Leg, type RankingIntent } from '../../../domain/search/rank.js';
 import { byItemId, quotedLexemes, type AttributeTest, type MemoryDoc } from '../../search-memory.js';
+import { bestByAttributes, bestByWords, WordQuery, type Best } from '../../search-memory/best.js';
 import { docFilter } from './filter.js';
 import type { SearchDeps, SearchFilters } from './index.js';
 
@@ -41,23 +44,15 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   const named = new Set(memories.flatMap((memory) => memory.namedExactly(typedName, docFilter(filters, null))));
   const accept = named.size ? (doc: MemoryDoc) => named.has(doc) || asked(doc) : asked;
   const verdicts = memories.map((memory) => memory.verdicts(accept));
-  const text = memories.map((memory, i) => memory.scoreWords(textTerms, verdicts[i]!));
-  const boost = memories.map((memory, i) => memory.scoreWords(boostTerms, verdicts[i]!));
+  const [words, boosts] = [new WordQuery(textTerms), new WordQuery(boostTerms)];
   const tests = attributeTests(intent);
   const counted = textTerms.length;
   const legs = new Map<MemoryDoc, Partial<Record<Leg, number>>>();
   const note = (leg: Leg, docs: readonly MemoryDoc[]) => docs.forEach((doc, position) => (legs.get(doc) ?? legs.set(doc, {}).get(doc)!)[leg] ??= position);
-  note('text', gather(text.map((scores) => ({ docs: scores.touched, key: (doc: MemoryDoc) => scores.covered(doc) * 1e3 + scores.rank[doc.slot]! }))));
-  note('boost', gather(boost.map((scores) => ({ docs: scores.touched, key: (doc: MemoryDoc) => scores.rank[doc.slot]! }))));
-  note(
-    'attributes',
-    gather(
-      memories.map((memory, i) => {
-        const found = memory.matchAttributes(tests, verdicts[i]!);
-        return { docs: found.docs, key: (_doc: MemoryDoc, i: number) => found.keys[i]! };
-      }),
-    ),
-  );
+  // Which words first (a thousand a word), then how strongly.
+  note('text', gather(memories.map((memory, i) => bestByWords(memory, words, 1e3, verdicts[i]!, LEG_DEPTH))));
+  note('boost', gather(memories.map((memory, i) => bestByWords(memory, boosts, 0, verdicts[i]!, LEG_DEPTH))));
+  note('attributes', gather(memories.map((memory, i) => bestByAttributes(memory, tests, verdicts[i]!, LEG_DEPTH))));
   const indexOf = new Map(datasetIds.map((id, i) => [id, i]));
   const vectorLeg = queryVector ? deps.memory.nearest(memories, queryVector, LEG_DEPTH).filter((match) => verdicts[indexOf.get(match.doc.datasetId)!]!.accepts(match.doc)) : [];
   note('vector', vectorLeg.map((match) => match.doc));
@@ -66,13 +61,13 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   const similarity = new Map(vectorLeg.map((match) => [match.doc, match.similarity]));
 
   const signals = [...legs].map(([doc, found]): CandidateSignals => {
-    const i = indexOf.get(doc.datasetId)!;
+    const inText = words.measure(doc);
     return {
       itemId: doc.itemId,
       legs: found,
-      textRank: text[i]!.rank[doc.slot] ?? 0,
-      textCoverage: counted ? text[i]!.covered(doc) / counted : 0,
-      boostRank: boost[i]!.rank[doc.slot] ?? 0,
+      textRank: inText.rank,
+      textCoverage: counted ? inText.covered / counted : 0,
+      boostRank: boosts.measure(doc).rank,
       similarity: similarity.get(doc) ?? 0,
       slot: doc.slotName,
       family: doc.family,
@@ -132,7 +127,7 @@ type WordForms = Array<{ lexeme: string; prefix: boolean }>;
 /**
  * The LEG_DEPTH best of `docs` by `keys` (same order), ties by item id (as the read model's order
  * would have it). Only those at or above the LEG_DEPTH-th largest key are sorted; that key is found
- * in one pass, not by sorting them all (a common word's leg holds tens of thousands at 100,000 items).
+ * in one pass, not by sorting them all (a leg gathers up to LEG_DEPTH from each dataset in scope).
  */
 function top(docs: readonly MemoryDoc[], keys: Float64Array): MemoryDoc[] {
   const threshold = docs.length > LEG_DEPTH ? kthLargest(keys, docs.length, LEG_DEPTH) : -Infinity;
@@ -174,19 +169,12 @@ export function kthLargest(values: Float64Array, n: number, k: number): number {
   return heap[0]!;
 }
 
-/** The leg of each scored dataset, as one list of docs and their keys. */
-function gather(parts: ReadonlyArray<{ docs: readonly MemoryDoc[]; key: (doc: MemoryDoc, at: number) => number }>): MemoryDoc[] {
-  const count = parts.reduce((sum, part) => sum + part.docs.length, 0);
-  const docs: MemoryDoc[] = new Array(count);
-  const keys = new Float64Array(count);
-  let at = 0;
-  for (const part of parts) {
-    part.docs.forEach((doc, i) => {
-      docs[at] = doc;
-      keys[at++] = part.key(doc, i);
-    });
-  }
-  return top(docs, keys);
+/** The leg's best of each dataset, as one list: the LEG_DEPTH best of them all. */
+function gather(parts: readonly Best[]): MemoryDoc[] {
+  return top(
+    parts.flatMap((part) => part.docs),
+    Float64Array.from(parts.flatMap((part) => part.keys)),
+  );
 }
 
 /** What the words named, as tests of an item's labels: each test counts its weight once, in `agreement`'s order of weight. */

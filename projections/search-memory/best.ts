@@ -1,0 +1,327 @@
+// A leg's best docs in one dataset without walking every match: Fagin's threshold algorithm over
+// postings kept in walk order (DatasetMemory.walkPostings / walkAttribute). Each of the query's
+// words (or label tests) is a stream of its docs, best first; the streams are read a step each in
+// turn, every new doc is scored exactly from its own terms or labels, and the walk stops once the
+// k-th best so far is ahead of anything an unread doc could still score (the sum of the streams'
+// heads). "dress" at 100,000 items matches tens of thousands of docs; its best 120 are found after
+// a few hundred.
+//
+// The keys are the ones ranking reads and the full walk gave (test/projections/search-memory-best.test.ts
+// holds the two equal): for words, how many of them a doc has times `cover`, plus each word's weight
+// in the doc (of the first of the word's lexemes it has); for tests, the summed weight of those met.
+// Ties go to the smaller item id, as the read model orders them.
+import { byItemId, hasLabel, termsInOrder, type AttributeTest, type DatasetMemory, type MemoryDoc, type Postings, type Verdicts, type WordLexemes } from './dataset.js';
+
+/** A leg's best docs in one dataset and their keys, in no particular order. */
+export interface Best {
+  docs: MemoryDoc[];
+  keys: number[];
+}
+
+/** Up to this many of the query's words count (a bit each in the coverage), as before. */
+const MAX_WORDS = 32;
+
+/**
+ * When the lists are read whole instead. The threshold walk scores each doc it reads from the doc's
+ * own terms or labels, about five times what adding up one posting costs (a micro-benchmark of
+ * 14,000 docs, 2026-11-27): it pays on long lists whose best come early, as a common word's do,
+ * and not where two common words must both be read deep to find the docs holding both. So lists
+ * of fewer than `wholeBelow` entries in all are read whole, and a walk that has read more than
+ * `giveUpAfter` of the entries stops and reads them whole.
+ */
+export interface WalkPlan {
+  wholeBelow: number;
+  giveUpAfter: number;
+}
+
+export const WALK_PLAN: WalkPlan = { wholeBelow: 2000, giveUpAfter: 0.1 };
+
+/** The shopper's words as lexeme ids, and what each doc holds of them, read from the doc's own terms. */
+export class WordQuery {
+  readonly words: readonly WordLexemes[];
+
+  constructor(words: readonly WordLexemes[]) {
+    this.words = words.slice(0, MAX_WORDS);
+  }
+
+  /** Summed weight of the words the doc has (each by the first of its lexemes the doc has), and how many it has. */
+  measure(doc: MemoryDoc): { rank: number; covered: number } {
+    let rank = 0;
+    let covered = 0;
+    if (!this.words.length) return { rank, covered };
+    const terms = termsInOrder(doc);
+    // Summed in the words' order, as the bound is: equal sums are equal floats.
+    for (const lexemes of this.words) {
+      for (const lexeme of lexemes) {
+        const at = indexOf(terms, lexeme);
+        if (at < 0) continue;
+        covered++;
+        rank += doc.weights[at]!;
+        break;
+      }
+    }
+    return { rank, covered };
+  }
+}
+
+/** Where `value` is in the ascending `sorted`, or -1. */
+function indexOf(sorted: Uint32Array, value: number): number {
+  let [low, high] = [0, sorted.length - 1];
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const at = sorted[mid]!;
+    if (at < value) low = mid + 1;
+    else if (at > value) high = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/**
+ * The best `k` current docs passing `verdicts` that hold any of the words, by `covered * cover + rank`
+ * (more than `k` when the lists are read whole: the caller keeps the best).
+ */
+export function bestByWords(memory: DatasetMemory, query: WordQuery, cover: number, verdicts: Verdicts, k: number, plan = WALK_PLAN): Best {
+  const lists = query.words.map((lexemes) => lexemes.flatMap((lexeme) => memory.postings.get(lexeme) ?? []));
+  const total = entries(lists.flat().map((list) => list.docs));
+  if (total < plan.wholeBelow) return wholeByWords(memory, lists, cover, verdicts);
+  const streams = query.words.map(
+    (lexemes) =>
+      new Stream(
+        lexemes.flatMap((lexeme) => {
+          const list = memory.walkPostings(lexeme);
+          return list ? [{ docs: list.docs, weights: list.weights, weight: 0 }] : [];
+        }),
+      ),
+  );
+  const walked = thresholdWalk(memory, streams, cover, k, verdicts, total * plan.giveUpAfter, (doc) => {
+    const { rank, covered } = query.measure(doc);
+    return covered * cover + rank;
+  });
+  return walked ?? wholeByWords(memory, lists, cover, verdicts);
+}
+
+/** The best `k` current docs passing `verdicts` that meet any of the tests, by the summed weight of those met (or more, as above). */
+export function bestByAttributes(memory: DatasetMemory, tests: readonly AttributeTest[], verdicts: Verdicts, k: number, plan = WALK_PLAN): Best {
+  const lists = tests.map(({ keys }) => keys.map((key) => memory.attributes.get(key) ?? []));
+  const total = entries(lists.flat());
+  if (total < plan.wholeBelow) return wholeByAttributes(memory, lists, tests, verdicts);
+  const streams = tests.map(
+    ({ keys, weight }) =>
+      new Stream(
+        keys.flatMap((key) => {
+          const docs = memory.walkAttribute(key);
+          return docs ? [{ docs, weights: null, weight }] : [];
+        }),
+      ),
+  );
+  const walked = thresholdWalk(memory, streams, 0, k, verdicts, total * plan.giveUpAfter, (doc) => {
+    let key = 0;
+    for (const test of tests) if (test.keys.some((label) => hasLabel(doc, label))) key += test.weight;
+    return key;
+  });
+  return walked ?? wholeByAttributes(memory, lists, tests, verdicts);
+}
+
+const entries = (lists: ReadonlyArray<readonly MemoryDoc[]>): number => lists.reduce((sum, list) => sum + list.length, 0);
+
+/** Every posting of every word read, each doc's words summed as they come (the first of a word's lexemes it has counts). */
+function wholeByWords(memory: DatasetMemory, lists: ReadonlyArray<readonly Postings[]>, cover: number, verdicts: Verdicts): Best {
+  const rank = new Float64Array(memory.bySlot.length);
+  const found = new Uint32Array(memory.bySlot.length);
+  const docs: MemoryDoc[] = [];
+  lists.forEach((postings, w) => {
+    const bit = 1 << w;
+    for (const { docs: listed, weights } of postings) {
+      for (let i = 0; i < listed.length; i++) {
+        const doc = listed[i]!;
+        if (found[doc.slot]! & bit || !memory.isCurrent(doc) || !verdicts.accepts(doc)) continue;
+        if (found[doc.slot] === 0) docs.push(doc);
+        found[doc.slot]! |= bit;
+        rank[doc.slot]! += weights[i]!;
+      }
+    }
+  });
+  return { docs, keys: docs.map((doc) => popcount(found[doc.slot]!) * cover + rank[doc.slot]!) };
+}
+
+/** Every doc of every test's lists read, each test counted once a doc. */
+function wholeByAttributes(memory: DatasetMemory, lists: ReadonlyArray<ReadonlyArray<readonly MemoryDoc[]>>, tests: readonly AttributeTest[], verdicts: Verdicts): Best {
+  const passed = new Uint8Array(memory.bySlot.length);
+  const score = new Float64Array(memory.bySlot.length);
+  const docs: MemoryDoc[] = [];
+  lists.forEach((keyed, t) => {
+    const bit = 1 << t;
+    for (const listed of keyed) {
+      for (const doc of listed) {
+        if (passed[doc.slot]! & bit || !memory.isCurrent(doc) || !verdicts.accepts(doc)) continue;
+        if (passed[doc.slot] === 0) docs.push(doc);
+        passed[doc.slot]! |= bit;
+        score[doc.slot]! += tests[t]!.weight;
+      }
+    }
+  });
+  return { docs, keys: docs.map((doc) => score[doc.slot]!) };
+}
+
+function popcount(n: number): number {
+  let count = 0;
+  for (let v = n; v; v &= v - 1) count++;
+  return count;
+}
+
+/** One sorted list: its docs and each one's score (`weights`), or one score for all (`weight`). */
+interface WalkList {
+  docs: readonly MemoryDoc[];
+  weights: readonly number[] | null;
+  weight: number;
+}
+
+/** Several lists read as one, in walk order: the higher score first, then the smaller item id. */
+class Stream {
+  private readonly at: number[];
+  /** The head: the next entry to read (null once every list is read) and its score. */
+  doc: MemoryDoc | null = null;
+  score = 0;
+  private from = -1;
+
+  constructor(private readonly lists: readonly WalkList[]) {
+    this.at = lists.map(() => 0);
+    this.pick();
+  }
+
+  next(): MemoryDoc | null {
+    const doc = this.doc;
+    if (doc) {
+      this.at[this.from]!++;
+      this.pick();
+    }
+    return doc;
+  }
+
+  private pick(): void {
+    let from = -1;
+    let doc: MemoryDoc | null = null;
+    let score = 0;
+    for (let l = 0; l < this.lists.length; l++) {
+      const list = this.lists[l]!;
+      const i = this.at[l]!;
+      if (i >= list.docs.length) continue;
+      const s = list.weights ? list.weights[i]! : list.weight;
+      const d = list.docs[i]!;
+      if (!doc || s > score || (s === score && byItemId(d, doc) < 0)) {
+        from = l;
+        doc = d;
+        score = s;
+      }
+    }
+    this.from = from;
+    this.doc = doc;
+    this.score = score;
+  }
+}
+
+/**
+ * Reads the streams a step each in turn, scores each current doc passing `verdicts` once by `keyOf`
+ * and keeps the best `k`; stops when no unread doc can be ahead of the k-th best: its key is at
+ * most `cover` and the head's score for each stream not read to its end (summed as `keyOf` sums),
+ * and at that bound its id comes after every such head's. Null once it has read more than `budget` entries.
+ */
+function thresholdWalk(memory: DatasetMemory, streams: readonly Stream[], cover: number, k: number, verdicts: Verdicts, budget: number, keyOf: (doc: MemoryDoc) => number): Best | null {
+  const best = new BestHeap(k);
+  if (!streams.length || k <= 0) return best.result();
+  const seen = new Uint8Array(memory.bySlot.length);
+  for (let reads = 0; ; reads += streams.length) {
+    if (reads > budget) return null;
+    if (best.full) {
+      let covered = 0;
+      let rank = 0;
+      let last: MemoryDoc | null = null;
+      for (const stream of streams) {
+        if (!stream.doc) continue;
+        covered++;
+        rank += stream.score;
+        if (!last || byItemId(stream.doc, last) > 0) last = stream.doc;
+      }
+      if (!last) break;
+      const bound = covered * cover + rank;
+      if (best.worstKey > bound || (best.worstKey === bound && byItemId(best.worstDoc!, last) < 0)) break;
+    }
+    let read = false;
+    for (const stream of streams) {
+      const doc = stream.next();
+      if (!doc) continue;
+      read = true;
+      // An entry of an old version is skipped; the slot is marked by the current doc only.
+      if (seen[doc.slot] || !memory.isCurrent(doc)) continue;
+      seen[doc.slot] = 1;
+      if (verdicts.accepts(doc)) best.offer(doc, keyOf(doc));
+    }
+    if (!read) break;
+  }
+  return best.result();
+}
+
+/** The best `k` offered so far, the worst of them at the root (a binary heap). */
+class BestHeap {
+  private readonly docs: MemoryDoc[] = [];
+  private readonly keys: number[] = [];
+  constructor(private readonly k: number) {}
+
+  get full(): boolean {
+    return this.docs.length >= this.k;
+  }
+  get worstKey(): number {
+    return this.keys[0]!;
+  }
+  get worstDoc(): MemoryDoc | undefined {
+    return this.docs[0];
+  }
+
+  /** Whether entry i is behind entry j. */
+  private behind(i: number, j: number): boolean {
+    const a = this.keys[i]!;
+    const b = this.keys[j]!;
+    return a < b || (a === b && byItemId(this.docs[i]!, this.docs[j]!) > 0);
+  }
+
+  offer(doc: MemoryDoc, key: number): void {
+    const { docs, keys } = this;
+    if (docs.length < this.k) {
+      docs.push(doc);
+      keys.push(key);
+      let at = docs.length - 1;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (!this.behind(at, parent)) break;
+        this.swap(at, parent);
+        at = parent;
+      }
+      return;
+    }
+    // Not ahead of the worst kept: left out.
+    if (key < keys[0]! || (key === keys[0]! && byItemId(doc, docs[0]!) > 0)) return;
+    docs[0] = doc;
+    keys[0] = key;
+    let at = 0;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= docs.length) break;
+      const right = left + 1;
+      const child = right < docs.length && this.behind(right, left) ? right : left;
+      if (!this.behind(child, at)) break;
+      this.swap(at, child);
+      at = child;
+    }
+  }
+
+  private swap(i: number, j: number): void {
+    const { docs, keys } = this;
+    [docs[i], docs[j]] = [docs[j]!, docs[i]!];
+    [keys[i], keys[j]] = [keys[j]!, keys[i]!];
+  }
+
+  result(): Best {
+    return { docs: this.docs, keys: this.keys };
+  }
+}

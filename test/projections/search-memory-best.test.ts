@@ -1,0 +1,187 @@
+// A leg's best docs found by the threshold walk (projections/search-memory/best.ts) are the ones the
+// full walk of every posting finds, with the same keys, ties to the smaller item id: over random
+// datasets that change between searches (so lists already in walk order take new docs in place),
+// with weights that tie, words answered by several lexemes, lexemes shared by two words, filters
+// that refuse docs, and depths from one doc to more than there are.
+import fc from 'fast-check';
+import t from 'tap';
+import { bestByAttributes, bestByWords, WordQuery, type Best, type WalkPlan } from '../../projections/search-memory/best.js';
+import { byItemId, DatasetMemory, type AttributeTest, type DocFields, type MemoryDoc, type WordLexemes } from '../../projections/search-memory.js';
+import { hasLabel } from '../../projections/search-memory/dataset.js';
+
+const FAMILIES = ['dress', 'skirt', 'shirt'];
+const COLOURS = ['red', 'blue', 'green'];
+// Few weights, so that sums tie often (0.5 + 0.5 is 1 exactly; 0.1 + 0.2 is not 0.3).
+const WEIGHTS = [0.1, 0.2, 0.5, 1, 1.1];
+const LEXEMES = 6;
+
+/** Item ids as the read model's: the first 48 bits order them, and some share those bits. */
+const itemIdOf = (n: number) => `${(n % 4).toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+
+const docOf = (n: number, lexemes: ReadonlyArray<[number, number]>, family: number, colours: readonly number[]): DocFields => {
+  const terms = [...new Map(lexemes).entries()].sort(([a], [b]) => a - b);
+  return {
+    itemId: itemIdOf(n),
+    datasetId: 'd',
+    sourceId: null,
+    slotName: family === 1 ? 'bottom' : family === 2 ? 'top' : 'full body',
+    family: FAMILIES[family]!,
+    gender: 'womens',
+    ageGroup: 'adult',
+    colorFamily: COLOURS[colours[0] ?? 0]!,
+    colors: colours.map((c) => COLOURS[c]!),
+    pattern: n % 2 ? 'solid' : 'striped',
+    materials: n % 3 ? ['linen'] : [],
+    fit: null,
+    featureKeys: [],
+    price: 10,
+    currency: 'EUR',
+    variants: null,
+    body: null,
+    queuedAt: '2026-11-26T00:00:00.000Z',
+    terms: Uint32Array.from(terms.map(([lexeme]) => lexeme)),
+    weights: Float32Array.from(terms.map(([, w]) => WEIGHTS[w]!)),
+  };
+};
+
+/** What every search did before the threshold walk: each posting of each word read, in any order. */
+function fullWalkByWords(memory: DatasetMemory, words: readonly WordLexemes[], cover: number, accept: (doc: MemoryDoc) => boolean): Best {
+  const rank = new Float64Array(memory.bySlot.length);
+  const found = new Uint32Array(memory.bySlot.length);
+  const touched: MemoryDoc[] = [];
+  for (let w = 0; w < Math.min(words.length, 32); w++) {
+    const bit = 1 << w;
+    for (const lexeme of words[w]!) {
+      const list = memory.postings.get(lexeme);
+      if (!list) continue;
+      list.docs.forEach((doc, i) => {
+        if (found[doc.slot]! & bit || !memory.isCurrent(doc) || !accept(doc)) return;
+        if (found[doc.slot] === 0) touched.push(doc);
+        found[doc.slot]! |= bit;
+        rank[doc.slot]! += list.weights[i]!;
+      });
+    }
+  }
+  const covered = (doc: MemoryDoc) => [...found[doc.slot]!.toString(2)].filter((b) => b === '1').length;
+  return { docs: touched, keys: touched.map((doc) => covered(doc) * cover + rank[doc.slot]!) };
+}
+
+function fullWalkByAttributes(memory: DatasetMemory, tests: readonly AttributeTest[], accept: (doc: MemoryDoc) => boolean): Best {
+  const passed = new Uint8Array(memory.bySlot.length);
+  const score = new Float64Array(memory.bySlot.length);
+  const docs: MemoryDoc[] = [];
+  tests.forEach(({ keys, weight }, t) => {
+    for (const key of keys) {
+      for (const doc of memory.attributes.get(key) ?? []) {
+        if (passed[doc.slot]! & (1 << t) || !memory.isCurrent(doc) || !accept(doc)) continue;
+        if (passed[doc.slot] === 0) docs.push(doc);
+        passed[doc.slot]! |= 1 << t;
+        score[doc.slot]! += weight;
+      }
+    }
+  });
+  return { docs, keys: docs.map((doc) => score[doc.slot]!) };
+}
+
+/** The best k, best first, as `id key` lines. */
+const ranked = (best: Best, k: number) =>
+  best.docs
+    .map((doc, i) => ({ doc, key: best.keys[i]! }))
+    .sort((a, b) => b.key - a.key || byItemId(a.doc, b.doc))
+    .slice(0, k)
+    .map(({ doc, key }) => `${doc.itemId} ${key}`);
+
+const change = fc.oneof(
+  fc.record({
+    put: fc.integer({ min: 0, max: 39 }),
+    lexemes: fc.array(fc.tuple(fc.integer({ min: 0, max: LEXEMES - 1 }), fc.integer({ min: 0, max: WEIGHTS.length - 1 })), { minLength: 1, maxLength: 4 }),
+    family: fc.integer({ min: 0, max: 2 }),
+    colours: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 2 }),
+  }),
+  fc.record({ remove: fc.integer({ min: 0, max: 39 }) }),
+  fc.constant({ search: true }),
+);
+const words = fc.array(fc.array(fc.integer({ min: 0, max: LEXEMES - 1 }), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 });
+const tests = fc.array(
+  fc.record({ keys: fc.array(fc.constantFrom(...FAMILIES.map((f) => `family:${f}`), ...COLOURS.map((c) => `color:${c}`), 'material:linen', 'pattern:striped', 'slot:top'), { minLength: 1, maxLength: 2 }), weight: fc.constantFrom(1, 1.5, 2, 3) }),
+  { minLength: 1, maxLength: 3 },
+);
+
+/** Always the threshold walk, to its end if need be; always the whole lists; the walk giving up early. */
+const THRESHOLD_ONLY: WalkPlan = { wholeBelow: 0, giveUpAfter: Infinity };
+const plans = fc.constantFrom(THRESHOLD_ONLY, { wholeBelow: Infinity, giveUpAfter: 0 }, { wholeBelow: 0, giveUpAfter: 0.1 });
+
+t.test('given changing datasets, when a leg asks for its best docs, then the threshold walk finds what the full walk finds', async (t) => {
+  let searches = 0;
+  const stoppedEarly = { words: 0, labels: 0 };
+  fc.assert(
+    fc.property(fc.array(change, { minLength: 1, maxLength: 120 }), words, tests, fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 45 })), fc.constantFrom(0, 1e3), fc.integer({ min: 0, max: 3 }), plans, (changes, query, labelTests, k, cover, refuse, plan) => {
+      const memory = new DatasetMemory();
+      // A filter that refuses some docs (by id), as a request's filters would.
+      const accept = (doc: MemoryDoc) => refuse === 0 || Number.parseInt(doc.itemId.slice(-2), 16) % 4 !== refuse;
+      const check = () => {
+        searches++;
+        const verdicts = () => memory.verdicts(accept);
+        let judged = 0;
+        const counting = () => memory.verdicts((doc) => (judged++, accept(doc)));
+        const byWords = bestByWords(memory, new WordQuery(query), cover, counting(), k, plan);
+        const allByWords = fullWalkByWords(memory, query, cover, accept);
+        if (JSON.stringify(ranked(byWords, k)) !== JSON.stringify(ranked(allByWords, k))) return false;
+        if (plan === THRESHOLD_ONLY && byWords.docs.length > k) return false;
+        if (judged < allByWords.docs.length) stoppedEarly.words++;
+        // Ranking reads every candidate's words from the doc itself (whichever leg found it): as the full walk scored it.
+        const wordQuery = new WordQuery(query);
+        const measured = allByWords.docs.map((doc) => wordQuery.measure(doc)).map(({ rank, covered }) => covered * cover + rank);
+        if (JSON.stringify(measured) !== JSON.stringify(allByWords.keys)) return false;
+        const byLabels = bestByAttributes(memory, labelTests, verdicts(), k, plan);
+        if (byLabels.docs.length < ranked(fullWalkByAttributes(memory, labelTests, accept), Infinity).length) stoppedEarly.labels++;
+        return JSON.stringify(ranked(byLabels, k)) === JSON.stringify(ranked(fullWalkByAttributes(memory, labelTests, accept), k));
+      };
+      for (const step of changes) {
+        if ('put' in step) memory.put(docOf(step.put, step.lexemes, step.family, step.colours), null);
+        else if ('remove' in step) memory.remove(itemIdOf(step.remove));
+        else if (!check()) return false;
+      }
+      return check();
+    }),
+    { numRuns: 600 },
+  );
+  t.ok(stoppedEarly.words > 0 && stoppedEarly.labels > 0, `${searches} searches; ${stoppedEarly.words} by words and ${stoppedEarly.labels} by labels stopped before the end of the lists`);
+});
+
+t.test('given a doc with two middling words read after one with a single strong word, then the walk goes on past the tie to the smaller id', async (t) => {
+  const memory = new DatasetMemory();
+  // Item ids in the order 4, 1, 6, 7 (itemIdOf).
+  memory.put(docOf(7, [[0, 3]], 0, [0]), null); // word 0 at 1: key 1
+  memory.put(docOf(6, [[1, 3]], 0, [0]), null); // word 1 at 1: key 1
+  memory.put(docOf(1, [[0, 2]], 0, [0]), null); // word 0 at 0.5: key 0.5
+  memory.put(docOf(4, [[0, 2], [1, 2]], 0, [0]), null); // both at 0.5: key 1, and the smallest id
+  const best = bestByWords(memory, new WordQuery([[0], [1]]), 0, memory.verdicts(() => true), 1, THRESHOLD_ONLY);
+  t.same(ranked(best, 1), [`${itemIdOf(4)} 1`]);
+});
+
+t.test('given a doc, then each label key it is listed under is one hasLabel answers for, and no other', async (t) => {
+  const memory = new DatasetMemory();
+  memory.put(docOf(7, [[0, 0]], 1, [2, 0]), null);
+  const doc = memory.docs.get(itemIdOf(7))!;
+  const listed = [...memory.attributes].filter(([, docs]) => docs.includes(doc)).map(([key]) => key);
+  t.same(listed.sort(), ['color:green', 'color:red', 'family:skirt', 'material:linen', 'pattern:solid', 'slot:bottom']);
+  for (const key of listed) t.ok(hasLabel(doc, key), key);
+  for (const key of ['color:blue', 'family:dress', 'slot:top', 'pattern:striped', 'feature:x', 'brand:y']) t.notOk(hasLabel(doc, key), `not ${key}`);
+});
+
+t.test('given a common word in a large dataset, when its best few are asked, then the walk reads a few hundred docs, not all of them', async (t) => {
+  const memory = new DatasetMemory();
+  for (let n = 0; n < 20_000; n++) memory.put(docOf(n, [[0, n % 5], [1 + (n % 3), 3]], n % 3, [n % 3]), null);
+  let judged = 0;
+  const accept = () => {
+    judged++;
+    return true;
+  };
+  const best = bestByWords(memory, new WordQuery([[0], [1]]), 1e3, memory.verdicts(accept), 120);
+  t.same(ranked(best, 120), ranked(fullWalkByWords(memory, [[0], [1]], 1e3, () => true), 120));
+  t.ok(judged < 1000, `${judged} docs judged of 20,000 with the word`);
+  judged = 0;
+  bestByAttributes(memory, [{ keys: ['family:dress'], weight: 3 }, { keys: ['color:red'], weight: 2 }], memory.verdicts(accept), 120);
+  t.ok(judged < 1000, `${judged} docs judged for two label tests`);
+});
