@@ -27,14 +27,16 @@ const MAX_WORDS = 32;
  * 14,000 docs, 2026-11-27): it pays on long lists whose best come early, as a common word's do,
  * and not where two common words must both be read deep to find the docs holding both. So lists
  * of fewer than `wholeBelow` entries in all are read whole, and a walk that has read more than
- * `giveUpAfter` of the entries stops and reads them whole.
+ * `giveUpAfter` of the entries stops and reads them whole. At 100,000 items in the search bench's
+ * query mix a third of the long walks stop early (about an eighth of a whole read's cost) and two
+ * thirds give up; in all, a search costs what it did (docs/performance.md).
  */
 export interface WalkPlan {
   wholeBelow: number;
   giveUpAfter: number;
 }
 
-export const WALK_PLAN: WalkPlan = { wholeBelow: 2000, giveUpAfter: 0.1 };
+export const WALK_PLAN: WalkPlan = { wholeBelow: 2000, giveUpAfter: 0.05 };
 
 /** The shopper's words as lexeme ids, and what each doc holds of them, read from the doc's own terms. */
 export class WordQuery {
@@ -46,21 +48,35 @@ export class WordQuery {
 
   /** Summed weight of the words the doc has (each by the first of its lexemes the doc has), and how many it has. */
   measure(doc: MemoryDoc): { rank: number; covered: number } {
+    const rank = this.key(doc, 0);
+    return { rank, covered: this.covered };
+  }
+
+  /** How many words the doc measured last has. */
+  private covered = 0;
+
+  /** `cover` for each of the words the doc has, plus their summed weight: the key the text leg ranks by. */
+  key(doc: MemoryDoc, cover: number): number {
     let rank = 0;
     let covered = 0;
-    if (!this.words.length) return { rank, covered };
-    const terms = termsInOrder(doc);
-    // Summed in the words' order, as the bound is: equal sums are equal floats.
-    for (const lexemes of this.words) {
-      for (const lexeme of lexemes) {
-        const at = indexOf(terms, lexeme);
-        if (at < 0) continue;
-        covered++;
-        rank += doc.weights[at]!;
-        break;
+    const { words } = this;
+    if (words.length) {
+      const terms = termsInOrder(doc);
+      const { weights } = doc;
+      // Summed in the words' order, as the bound is: equal sums are equal floats.
+      for (let w = 0; w < words.length; w++) {
+        const lexemes = words[w]!;
+        for (let l = 0; l < lexemes.length; l++) {
+          const at = indexOf(terms, lexemes[l]!);
+          if (at < 0) continue;
+          covered++;
+          rank += weights[at]!;
+          break;
+        }
       }
     }
-    return { rank, covered };
+    this.covered = covered;
+    return covered * cover + rank;
   }
 }
 
@@ -84,6 +100,8 @@ function indexOf(sorted: Uint32Array, value: number): number {
 export function bestByWords(memory: DatasetMemory, query: WordQuery, cover: number, verdicts: Verdicts, k: number, plan = WALK_PLAN): Best {
   const lists = query.words.map((lexemes) => lexemes.flatMap((lexeme) => memory.postings.get(lexeme) ?? []));
   const total = entries(lists.flat().map((list) => list.docs));
+  // Nothing to read (a query without boost words, a word no doc has): nothing allocated either.
+  if (total === 0) return { docs: [], keys: [] };
   if (total < plan.wholeBelow) return wholeByWords(memory, lists, cover, verdicts);
   const streams = query.words.map(
     (lexemes) =>
@@ -94,10 +112,7 @@ export function bestByWords(memory: DatasetMemory, query: WordQuery, cover: numb
         }),
       ),
   );
-  const walked = thresholdWalk(memory, streams, cover, k, verdicts, total * plan.giveUpAfter, (doc) => {
-    const { rank, covered } = query.measure(doc);
-    return covered * cover + rank;
-  });
+  const walked = thresholdWalk(memory, streams, cover, k, verdicts, total * plan.giveUpAfter, (doc) => query.key(doc, cover));
   return walked ?? wholeByWords(memory, lists, cover, verdicts);
 }
 
@@ -105,6 +120,7 @@ export function bestByWords(memory: DatasetMemory, query: WordQuery, cover: numb
 export function bestByAttributes(memory: DatasetMemory, tests: readonly AttributeTest[], verdicts: Verdicts, k: number, plan = WALK_PLAN): Best {
   const lists = tests.map(({ keys }) => keys.map((key) => memory.attributes.get(key) ?? []));
   const total = entries(lists.flat());
+  if (total === 0) return { docs: [], keys: [] };
   if (total < plan.wholeBelow) return wholeByAttributes(memory, lists, tests, verdicts);
   const streams = tests.map(
     ({ keys, weight }) =>
