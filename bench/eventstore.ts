@@ -97,7 +97,8 @@ export async function openPostgresBackend(
   const name = kept ?? `stylist_bench_${randomBytes(4).toString('hex')}`;
   const admin = (text: string) => adminStatement(url, text);
   let database: Database;
-  let cleanup: string;
+  /** What dispose runs on the server: nothing for a kept database. */
+  let cleanup: string | null;
   let ownUrl: string | undefined;
   try {
     if (kept) await admin(`create database ${name}`).catch((error: { code?: string }) => (error.code === '42P04' ? undefined : Promise.reject(error)));
@@ -112,12 +113,12 @@ export async function openPostgresBackend(
     database = await openDatabase({ url, schema: name, maxConnections });
     cleanup = `drop schema ${name} cascade`;
   }
-  if (kept) cleanup = 'select 1';
+  if (kept) cleanup = null;
   const store = await openPostgresEventStore(database, options);
   // A benchmark stopped by Ctrl-C or a kill leaves no database behind: dropped on the way out, then
   // the signal is raised again, so the process ends as it would have.
   const onSignal = (signal: NodeJS.Signals): void => {
-    void admin(cleanup)
+    void (cleanup ? admin(cleanup) : Promise.resolve())
       .catch(() => {})
       .finally(() => process.kill(process.pid, signal));
   };
@@ -134,7 +135,7 @@ export async function openPostgresBackend(
       process.off('SIGTERM', onSignal);
       await store.close();
       await database.close();
-      await admin(cleanup);
+      if (cleanup) await admin(cleanup);
     },
   };
 }

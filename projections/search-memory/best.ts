@@ -1,5 +1,5 @@
 // A leg's best docs in one dataset without walking every match: Fagin's threshold algorithm over
-// postings kept in walk order (DatasetMemory.walkPostings / walkAttribute). Each of the query's
+// postings kept in walk order (DatasetMemory.inWalkOrder / inIdOrder). Each of the query's
 // words (or label tests) is a stream of its docs, best first; the streams are read a step each in
 // turn, every new doc is scored exactly from its own terms or labels, and the walk stops once the
 // k-th best so far is ahead of anything an unread doc could still score (the sum of the streams'
@@ -48,15 +48,21 @@ export class WordQuery {
 
   /** Summed weight of the words the doc has (each by the first of its lexemes the doc has), and how many it has. */
   measure(doc: MemoryDoc): { rank: number; covered: number } {
-    const rank = this.key(doc, 0);
-    return { rank, covered: this.covered };
+    this.read(doc);
+    return { rank: this.rank, covered: this.covered };
   }
-
-  /** How many words the doc measured last has. */
-  private covered = 0;
 
   /** `cover` for each of the words the doc has, plus their summed weight: the key the text leg ranks by. */
   key(doc: MemoryDoc, cover: number): number {
+    this.read(doc);
+    return this.covered * cover + this.rank;
+  }
+
+  /** What `read` found in the doc last read: kept here, not returned, so the walk's hot path allocates nothing. */
+  private rank = 0;
+  private covered = 0;
+
+  private read(doc: MemoryDoc): void {
     let rank = 0;
     let covered = 0;
     const { words } = this;
@@ -75,8 +81,8 @@ export class WordQuery {
         }
       }
     }
+    this.rank = rank;
     this.covered = covered;
-    return covered * cover + rank;
   }
 }
 
@@ -103,15 +109,7 @@ export function bestByWords(memory: DatasetMemory, query: WordQuery, cover: numb
   // Nothing to read (a query without boost words, a word no doc has): nothing allocated either.
   if (total === 0) return { docs: [], keys: [] };
   if (total < plan.wholeBelow) return wholeByWords(memory, lists, cover, verdicts);
-  const streams = query.words.map(
-    (lexemes) =>
-      new Stream(
-        lexemes.flatMap((lexeme) => {
-          const list = memory.walkPostings(lexeme);
-          return list ? [{ docs: list.docs, weights: list.weights, weight: 0 }] : [];
-        }),
-      ),
-  );
+  const streams = lists.map((postings) => new Stream(postings.map((list) => ({ docs: memory.inWalkOrder(list).docs, weights: list.weights, weight: 0 }))));
   const walked = thresholdWalk(memory, streams, cover, k, verdicts, total * plan.giveUpAfter, (doc) => query.key(doc, cover));
   return walked ?? wholeByWords(memory, lists, cover, verdicts);
 }
@@ -122,15 +120,7 @@ export function bestByAttributes(memory: DatasetMemory, tests: readonly Attribut
   const total = entries(lists.flat());
   if (total === 0) return { docs: [], keys: [] };
   if (total < plan.wholeBelow) return wholeByAttributes(memory, lists, tests, verdicts);
-  const streams = tests.map(
-    ({ keys, weight }) =>
-      new Stream(
-        keys.flatMap((key) => {
-          const docs = memory.walkAttribute(key);
-          return docs ? [{ docs, weights: null, weight }] : [];
-        }),
-      ),
-  );
+  const streams = lists.map((labelled, t) => new Stream(labelled.map((docs) => ({ docs: memory.inIdOrder(docs), weights: null, weight: tests[t]!.weight }))));
   const walked = thresholdWalk(memory, streams, 0, k, verdicts, total * plan.giveUpAfter, (doc) => {
     let key = 0;
     for (const test of tests) if (test.keys.some((label) => hasLabel(doc, label))) key += test.weight;

@@ -198,18 +198,18 @@ export class DatasetMemory {
   private readonly freeSlots: number[] = [];
   /**
    * Lexeme id → docs with that lexeme and its weight in each (an entry is current only while its
-   * slot holds that doc). In walk order (weight, then item id: `walkPostings`) once a search has read
+   * slot holds that doc). In walk order (weight, then item id: `inWalkOrder`) once a search has read
    * the list, and kept so as docs come; in the order they came until then.
    */
   readonly postings = new Map<number, Postings>();
   /**
    * `family:dress`, `slot:top`, `color:red` (colour family or a colour sold), `material:linen`,
    * `pattern:striped`, `feature:k` (`hasLabel`). In item id order once a search has read the list
-   * (`walkAttribute`), likewise.
+   * (`inIdOrder`), likewise.
    */
   readonly attributes = new Map<string, MemoryDoc[]>();
   /** The postings and attribute lists in walk order. Sorted when first read, not at load: most lists are never read. */
-  private readonly inWalkOrder = new WeakSet<object>();
+  private readonly ordered = new WeakSet<object>();
   /** Name key → docs answering to it (an entry is current only while its slot holds that doc). */
   readonly names = new Map<string, MemoryDoc[]>();
   vectors: VectorIndex | null = null;
@@ -222,27 +222,25 @@ export class DatasetMemory {
     return this.bySlot[doc.slot] === doc;
   }
 
-  /** A lexeme's postings in walk order: the greater weight first, then the smaller item id (best.ts reads them so). */
-  walkPostings(lexeme: number): Postings | undefined {
-    const list = this.postings.get(lexeme);
-    if (list && !this.inWalkOrder.has(list)) {
+  /** One of its postings lists, put in walk order if not yet: the greater weight first, then the smaller item id (best.ts reads them so). */
+  inWalkOrder(list: Postings): Postings {
+    if (!this.ordered.has(list)) {
       const order = list.docs.map((_, i) => i).sort((a, b) => list.weights[b]! - list.weights[a]! || byItemId(list.docs[a]!, list.docs[b]!));
       const [docs, weights] = [list.docs.slice(), list.weights.slice()];
       order.forEach((from, to) => {
         list.docs[to] = docs[from]!;
         list.weights[to] = weights[from]!;
       });
-      this.inWalkOrder.add(list);
+      this.ordered.add(list);
     }
     return list;
   }
 
-  /** A label's docs in item id order. */
-  walkAttribute(key: string): readonly MemoryDoc[] | undefined {
-    const list = this.attributes.get(key);
-    if (list && !this.inWalkOrder.has(list)) {
-      list.sort(byItemId);
-      this.inWalkOrder.add(list);
+  /** One of its label lists, put in item id order if not yet. */
+  inIdOrder(list: readonly MemoryDoc[]): readonly MemoryDoc[] {
+    if (list.length && !this.ordered.has(list)) {
+      (list as MemoryDoc[]).sort(byItemId);
+      this.ordered.add(list);
     }
     return list;
   }
@@ -357,7 +355,7 @@ export class DatasetMemory {
       const weight = placed.weights[i]!;
       const list = this.postings.get(term);
       if (!list) this.postings.set(term, { docs: [placed], weights: [weight] });
-      else if (!this.inWalkOrder.has(list)) {
+      else if (!this.ordered.has(list)) {
         list.docs.push(placed);
         list.weights.push(weight);
       } else {
@@ -370,7 +368,7 @@ export class DatasetMemory {
     for (const key of attributeKeys(placed)) {
       const list = this.attributes.get(key);
       if (!list) this.attributes.set(key, [placed]);
-      else if (!this.inWalkOrder.has(list)) list.push(placed);
+      else if (!this.ordered.has(list)) list.push(placed);
       else list.splice(firstAfter(list.length, (j) => byItemId(list[j]!, placed) < 0), 0, placed);
     }
     for (const key of placed.names ?? []) push(this.names, key, placed);
@@ -398,7 +396,7 @@ export class DatasetMemory {
     for (const lists of [this.attributes, this.names]) {
       for (const [key, list] of lists) {
         const current = list.filter((doc) => this.isCurrent(doc));
-        if (this.inWalkOrder.has(list)) this.inWalkOrder.add(current);
+        if (this.ordered.has(list)) this.ordered.add(current);
         if (current.length) lists.set(key, current);
         else lists.delete(key);
       }
@@ -410,7 +408,7 @@ export class DatasetMemory {
         kept.docs.push(doc);
         kept.weights.push(list.weights[i]!);
       });
-      if (this.inWalkOrder.has(list)) this.inWalkOrder.add(kept);
+      if (this.ordered.has(list)) this.ordered.add(kept);
       if (kept.docs.length) this.postings.set(term, kept);
       else this.postings.delete(term);
     }
