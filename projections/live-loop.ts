@@ -107,10 +107,13 @@ export class LiveLoop {
    * operator (here or in another process) puts its projector back in the loop from its stored
    * checkpoint; one opened elsewhere stops it here too.
    */
-  applyFaults(open: ReadonlyMap<string, ProjectionFault>): Promise<void> {
+  /** `recordedBefore`: `core.faultsRecorded` when `open` was read. */
+  applyFaults(open: ReadonlyMap<string, ProjectionFault>, recordedBefore: number): Promise<void> {
     this.#applyingFaults ??= (async () => {
       const core = this.#core;
-      const released = this.lane.states.filter((s) => s.fault && !open.has(s.projector.name));
+      // A fault recorded here after `open` was read is missing from it, not cleared.
+      const stale = core.faultsRecorded !== recordedBefore;
+      const released = stale ? [] : this.lane.states.filter((s) => s.fault && !open.has(s.projector.name));
       for (const state of this.lane.states) if (!state.fault && open.has(state.projector.name)) state.fault = open.get(state.projector.name);
       if (!released.length) return;
       const stored = await readCheckpoints(core.db, released.map((s) => s.projector.name));

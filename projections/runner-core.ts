@@ -79,6 +79,11 @@ export class RunnerCore {
   readonly states = new Map<string, ProjectorState>();
   readonly #listeners = new Set<() => void>();
   readonly parked: ParkedView = { count: undefined, changes: 0 };
+  /**
+   * Faults recorded here: a read of the open faults that began before one of them cannot tell
+   * "an operator cleared it" from "not yet recorded", so it must not release anything.
+   */
+  faultsRecorded = 0;
 
   constructor(
     readonly store: EventStore,
@@ -212,6 +217,7 @@ export class RunnerCore {
     for (let attempt = 1; ; attempt++) {
       try {
         state.fault = await recordFault(this.db, poisoned);
+        this.faultsRecorded++;
         break;
       } catch (recording) {
         if (signal.aborted) throw recording;

@@ -149,7 +149,7 @@ export class ProjectionRunner {
     const by = decidedBy(decision.actor);
     const fault = await skipFault(this.#core.db, name, position, { by, reason: decision.reason });
     this.#core.log.warn({ projection: name, position: fault.position, eventType: fault.eventType, streamId: fault.streamId, by, reason: decision.reason }, 'poisoned event skipped by an operator');
-    await this.#syncFaults();
+    await this.#syncFaultsAfterDecision();
     return fault;
   }
 
@@ -159,7 +159,7 @@ export class ProjectionRunner {
     const by = decidedBy(decision.actor);
     const fault = await retryFault(this.#core.db, name, { by, reason: decision.reason });
     this.#core.log.warn({ projection: name, position: fault.position, eventType: fault.eventType, by, reason: decision.reason }, 'poisoned event retried by an operator');
-    await this.#syncFaults();
+    await this.#syncFaultsAfterDecision();
     return fault;
   }
 
@@ -179,10 +179,17 @@ export class ProjectionRunner {
     this.#polling ??= (async () => {
       const running = [...this.#loops.values()].filter((loop) => loop.running);
       if (!running.length) return;
+      const recordedBefore = this.#core.faultsRecorded;
       const [open] = await Promise.all([openFaults(this.#core.db), this.#core.recountParked()]);
-      await Promise.all(running.map((loop) => loop.applyFaults(open)));
+      await Promise.all(running.map((loop) => loop.applyFaults(open, recordedBefore)));
     })().finally(() => (this.#polling = undefined));
     return this.#polling;
+  }
+
+  /** After an operator's decision: a poll already under way may have read the faults before it. */
+  async #syncFaultsAfterDecision(): Promise<void> {
+    await this.#polling?.catch(() => {});
+    await this.#syncFaults();
   }
 
   #loop(name: string): LiveLoop {

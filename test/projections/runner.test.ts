@@ -1,5 +1,6 @@
 import t from 'tap';
 import pino from 'pino';
+import { SelectQueryNode, TableNode, type KyselyPlugin } from 'kysely';
 import { comparePositions, parsePosition, positionToString } from '../../infra/eventstore/position.js';
 import { projector } from '../../projections/projector.js';
 import { ProjectionRunner, ProjectionTimeout, type RunnerLogger } from '../../projections/runner.js';
@@ -137,6 +138,75 @@ t.test('a handler failing on one event poisons its projector there, the others c
   t.equal(await count(db, 'fragile_drafts'), 6);
   t.match((await runner.status()).find((s) => s.name === 'fragile'), { state: 'running', lag: 0 });
   t.notOk((await runner.status()).find((s) => s.name === 'fragile')!.error);
+});
+
+t.test('a fault poll that read the faults before the poison was recorded does not release the projector', async (t) => {
+  // The poll reads the open faults on its own clock: under load such a read can run before this
+  // process records a poison and be applied after, when "no fault" only means "not yet".
+  await createNotesTable(db, 'touchy_sketches');
+  let calls = 0;
+  const touchy = notesProjector({
+    name: 'touchy',
+    table: 'touchy_sketches',
+    kind: 'Sketch',
+    extra: {
+      SketchEdited: async () => {
+        calls++;
+        throw new Error('cannot edit');
+      },
+    },
+  });
+  let holding = false;
+  let poisoned = false;
+  let held = 0;
+  let readsAfterPoison = 0;
+  let releaseHeld!: () => void;
+  const heldReads = new Promise<void>((resolve) => (releaseHeld = resolve));
+  let freshReads!: () => void;
+  const twoFreshReads = new Promise<void>((resolve) => (freshReads = resolve));
+  const faultReads = new Set<string>();
+  const isFaultRead = (node: unknown): boolean =>
+    SelectQueryNode.is(node as never) &&
+    !!(node as SelectQueryNode).from?.froms.some((from) => TableNode.is(from) && from.table.identifier.name === 'projection_faults');
+  const plugin: KyselyPlugin = {
+    transformQuery: ({ node, queryId }) => {
+      if (isFaultRead(node)) faultReads.add(queryId.queryId);
+      return node;
+    },
+    transformResult: async ({ queryId, result }) => {
+      if (!faultReads.delete(queryId.queryId) || !holding) return result;
+      const sawTouchy = result.rows.some((row) => (row as { projector?: string }).projector === 'touchy');
+      if (!poisoned && !sawTouchy) {
+        held++;
+        await heldReads;
+      } else if (poisoned && ++readsAfterPoison === 2) freshReads();
+      return result;
+    },
+  };
+  const { logger } = recordingLogger();
+  const onPoison: RunnerLogger = {
+    ...logger,
+    error: (obj, msg) => {
+      logger.error(obj, msg);
+      if (!poisoned) {
+        poisoned = true;
+        releaseHeld();
+      }
+    },
+  };
+  const retry = { firstDelayMs: 5, maxDelayMs: 20, attempts: 3 };
+  const runner = new ProjectionRunner({ store, db: db.withPlugin(plugin), projectors: [touchy], logger: onPoison, batchSize: 5, retry, faultPollMs: 5 });
+  t.teardown(() => runner.stop());
+  await runner.start();
+  holding = true;
+
+  await writeNotes(store, 'Sketch', ids('s', 2));
+  await editNote(store, 'Sketch', 's0001', 'x');
+  await twoFreshReads;
+
+  t.ok(held >= 1, 'a poll read the faults before the poison was recorded and was applied after it');
+  t.equal(calls, 3, 'tried as often as the policy says, and not again after the stale read');
+  t.equal((await runner.status()).find((s) => s.name === 'touchy')!.state, 'poisoned');
 });
 
 t.test('waitFor times out when nothing applies the position, and sees a runner elsewhere through the database', async (t) => {
