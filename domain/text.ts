@@ -12,23 +12,48 @@ export interface ValueProblem {
   path: string;
 }
 
-/** The first string or key that is not well-formed text, or a value nested deeper than `maxDepth`. Iterative: never overflows itself. */
+/**
+ * The first string or key that is not well-formed text, or a value nested deeper than `maxDepth`.
+ * An object's own keys are looked at before its values, its values last to first. It recurses at
+ * most `maxDepth` + 1 levels, so it cannot overflow the stack; it allocates nothing but a list of
+ * keys per object and the path of a problem it finds (a feed's every product goes through it).
+ */
 export function valueProblem(value: unknown, maxDepth: number): ValueProblem | null {
-  const stack: Array<[unknown, number, string]> = [[value, 1, '']];
-  while (stack.length) {
-    const [current, depth, path] = stack.pop()!;
-    if (typeof current === 'string') {
-      if (!wellFormedText(current)) return { kind: 'text', path };
-      continue;
+  const path: string[] = [];
+  // An empty key adds no dot after it (`{"": {"a": …}}` is at `a`), as the path has always read.
+  const problem = (kind: ValueProblem['kind']): ValueProblem => ({ kind, path: path.reduce((at, key) => (at ? `${at}.${key}` : key), '') });
+  const visit = (current: unknown, depth: number): ValueProblem | null => {
+    if (typeof current === 'string') return wellFormedText(current) ? null : problem('text');
+    if (current === null || typeof current !== 'object') return null;
+    if (depth > maxDepth) return problem('depth');
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) {
+        const item: unknown = current[i];
+        // Only containers and strings can hold a problem: a number's index is never put in the path.
+        if (item === null || (typeof item !== 'object' && typeof item !== 'string')) continue;
+        path.push(String(i));
+        const found = visit(item, depth + 1);
+        if (found) return found;
+        path.pop();
+      }
+      return null;
     }
-    if (current === null || typeof current !== 'object') continue;
-    if (depth > maxDepth) return { kind: 'depth', path };
-    const entries: Array<[string, unknown]> = Array.isArray(current) ? current.map((item, i) => [String(i), item]) : Object.entries(current);
-    for (const [key, item] of entries) {
-      const at = path ? `${path}.${key}` : key;
-      if (!wellFormedText(key)) return { kind: 'text', path: at };
-      stack.push([item, depth + 1, at]);
+    const keys = Object.keys(current);
+    for (const key of keys) {
+      if (!wellFormedText(key)) {
+        path.push(key);
+        return problem('text');
+      }
     }
-  }
-  return null;
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const item: unknown = (current as Record<string, unknown>)[keys[i]!];
+      if (item === null || (typeof item !== 'object' && typeof item !== 'string')) continue;
+      path.push(keys[i]!);
+      const found = visit(item, depth + 1);
+      if (found) return found;
+      path.pop();
+    }
+    return null;
+  };
+  return visit(value, 1);
 }
