@@ -4,8 +4,8 @@
 // it once; then the process rests 10 s. Its RSS then, and again after a full collection, with
 // where it goes: V8's heap (code among it), external memory (Buffers, PGlite's WebAssembly memory),
 // and the search memory's own estimate. Goal: RSS ≤ 512 MB (the smallest VPS has 1 GB). The children
-// inherit the environment: `MALLOC_ARENA_MAX=2 node --import tsx bench/memory.ts` measures the
-// service as docs/operations.md recommends starting it on a small machine.
+// run as `stylist serve` does: with MALLOC_ARENA_MAX=2 where it sets that (Linux, Node >= 22.15,
+// the variable unset; bin/stylist.mjs); `MALLOC_ARENA_MAX=0` measures glibc's default.
 // Loads: (a) a sync of a 25,000-product store (the
 // Shopify fixtures replicated with new ids, served locally) and (b) 4 concurrent uploads of the
 // largest body the upload route accepts (1,000 real products padded to the body limit), with
@@ -18,9 +18,11 @@
 //   node --import tsx bench/memory.ts
 //   BENCH_MEMORY_PRODUCTS=25000  BENCH_MEMORY_UPLOADS=4  BENCH_MEMORY_UPLOAD_MB=<body size; default the route's limit>
 //   BENCH_MEMORY_LOADS=idle,sync,upload (idle: embedded only)  BENCH_MEMORY_BACKENDS=postgres,pglite  DATABASE_URL=postgres://… (server; a fresh database per child, dropped afterwards)
+//   BENCH_MEMORY_ALLOCATIONS=/tmp/sync.heapprofile (the load's allocations by function, collected ones included)
 //   BENCH_MEMORY_NODE_FLAGS='--max-old-space-size=200' (flags of the service child: a diagnosis, not a setting; a load that
 //     still completes under a small heap cap holds that little live memory, the rest of its peak is garbage not yet collected)
-// `heap MB` and `external MB` are V8's heapUsed and external (Buffers, WebAssembly memory) in the sample of the peak.
+// `heap MB` and `external MB` are V8's heapUsed and external (Buffers, WebAssembly memory) in the sample of the peak;
+// `heap grew MB` is how much V8's heap (heapTotal) grew from the baseline to that sample.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,6 +51,9 @@ const GOAL_PEAK_MB = 512;
 const MB = 1024 * 1024;
 /** The environment of the service child: the permission to read the local fake store goes here, nowhere else. */
 const SERVICE_ENV: Record<string, string> = { ...LOCAL_STORES_ENV };
+// What `stylist serve` starts itself with (bin/stylist.mjs): the same condition, so the children weigh what it would.
+const SERVES_WITH_TWO_ARENAS = process.platform === 'linux' && process.env.MALLOC_ARENA_MAX === undefined && typeof (process as { execve?: unknown }).execve === 'function';
+if (SERVES_WITH_TWO_ARENAS) SERVICE_ENV.MALLOC_ARENA_MAX = '2';
 
 interface Row {
   backend: Backend;
@@ -59,6 +64,7 @@ interface Row {
   'maxRSS MB': number;
   'heap MB': number;
   'external MB': number;
+  'heap grew MB': number;
   seconds: number;
   /** Slowest `/healthz` answer while the load ran (uploads only). */
   'healthz max ms'?: number;
@@ -93,17 +99,19 @@ async function child(task: 'sync' | 'upload'): Promise<void> {
 
   global.gc?.();
   await sleep(500);
-  const baseline = process.memoryUsage.rss();
+  const { rss: baseline, heapTotal: baselineHeap } = process.memoryUsage();
   let peak = process.memoryUsage();
   const sample = () => {
     const now = process.memoryUsage();
     if (now.rss > peak.rss) peak = now;
   };
   const sampler = setInterval(sample, 50);
-  const report = (result: string, seconds: number) => {
+  const allocations = process.env.BENCH_MEMORY_ALLOCATIONS ? await sampleAllocations(process.env.BENCH_MEMORY_ALLOCATIONS) : undefined;
+  const report = async (result: string, seconds: number) => {
     clearInterval(sampler);
+    await allocations?.();
     sample();
-    say({ baseline, peak: peak.rss, heap: peak.heapUsed, external: peak.external, maxRss: process.resourceUsage().maxRSS * 1024, seconds, result });
+    say({ baseline, peak: peak.rss, heap: peak.heapUsed, heapGrew: peak.heapTotal - baselineHeap, external: peak.external, maxRss: process.resourceUsage().maxRSS * 1024, seconds, result });
   };
 
   if (task === 'sync') {
@@ -114,7 +122,7 @@ async function child(task: 'sync' | 'upload'): Promise<void> {
     for (;;) {
       const current = (await call('GET', `${base}/sources/${source.sourceId}/sync/jobs/${job!.jobId}`)).job;
       if (current.status === 'completed' || current.status === 'failed') {
-        report(current.status === 'completed' ? JSON.stringify(current.result.stats) : `failed: ${current.result.error}`, (performance.now() - t0) / 1000);
+        await report(current.status === 'completed' ? JSON.stringify(current.result.stats) : `failed: ${current.result.error}`, (performance.now() - t0) / 1000);
         break;
       }
       await sleep(100);
@@ -124,12 +132,44 @@ async function child(task: 'sync' | 'upload'): Promise<void> {
     say({ url, datasetId, key });
     // The parent sends its uploads, then one line: report.
     for await (const _line of createInterface({ input: process.stdin })) break;
-    report('', 0);
+    await report('', 0);
   }
   await workers?.stop();
   await app.close();
   await platform.close();
   await rm(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * BENCH_MEMORY_ALLOCATIONS=FILE: every allocation of the load sampled (collected ones included,
+ * which V8's sampling heap profiler leaves out by default), written as a .heapprofile DevTools
+ * opens, and its top allocating functions printed: where the garbage behind a peak comes from.
+ */
+async function sampleAllocations(file: string): Promise<() => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  return async () => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    session.disconnect();
+    await writeFile(file, JSON.stringify(profile));
+    type Node = { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: Node[] };
+    const bySite = new Map<string, number>();
+    let total = 0;
+    const walk = (node: Node): void => {
+      const { functionName, url, lineNumber } = node.callFrame;
+      const site = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules\/)?/, '')}:${lineNumber + 1}`;
+      bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+      total += node.selfSize;
+      node.children.forEach(walk);
+    };
+    walk(profile.head as Node);
+    const top = [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 25);
+    console.error(`allocated about ${mb(total)} MB; the top sites:`);
+    for (const [site, bytes] of top) console.error(`  ${String(mb(bytes)).padStart(6)} MB  ${site}`);
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -215,6 +255,7 @@ interface Measured {
   baseline: number;
   peak: number;
   heap: number;
+  heapGrew: number;
   external: number;
   maxRss: number;
   seconds: number;
@@ -315,6 +356,7 @@ const row = (backend: Backend, load: string, m: Measured): Row => ({
   'maxRSS MB': mb(m.maxRss),
   'heap MB': mb(m.heap),
   'external MB': mb(m.external),
+  'heap grew MB': mb(m.heapGrew),
   seconds: Math.round(m.seconds * 10) / 10,
   result: m.result,
 });
@@ -329,7 +371,7 @@ async function main(): Promise<void> {
   const uploads = Number(process.env.BENCH_MEMORY_UPLOADS) || 4;
   const bytes = Math.floor((Number(process.env.BENCH_MEMORY_UPLOAD_MB) || UPLOAD_BODY_LIMIT / MB) * MB) - 1024;
   const backends = (process.env.BENCH_MEMORY_BACKENDS || 'postgres,pglite').split(',').filter((name): name is Backend => name === 'pglite' || name === 'postgres');
-  console.error(`bench/memory.ts: ${backends.join(' and ')} (Postgres ${redactUrl(process.env.DATABASE_URL || DEFAULT_URL)}), in-process queue; node ${process.version}`);
+  console.error(`bench/memory.ts: ${backends.join(' and ')} (Postgres ${redactUrl(process.env.DATABASE_URL || DEFAULT_URL)}), in-process queue; node ${process.version}; MALLOC_ARENA_MAX=${SERVICE_ENV.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? '(glibc default)'}`);
   const rows: Row[] = [];
   const idle = loads.includes('idle') ? await measureIdle() : null;
   if (idle) {
