@@ -4,8 +4,9 @@
 // it once; then the process rests 10 s. Its RSS then, and again after a full collection, with
 // where it goes: V8's heap (code among it), external memory (Buffers, PGlite's WebAssembly memory),
 // and the search memory's own estimate. Goal: RSS ≤ 512 MB (the smallest VPS has 1 GB). The children
-// run as `stylist serve` does: with MALLOC_ARENA_MAX=2 where it sets that (Linux, Node >= 22.15,
-// the variable unset; bin/stylist.mjs); `MALLOC_ARENA_MAX=0` measures glibc's default.
+// run as `stylist serve` does (bin/stylist.mjs; Linux, Node >= 22.15): with MALLOC_ARENA_MAX=2 unless
+// it is set (`MALLOC_ARENA_MAX=0` measures glibc's default) and serve's V8 heap limit unless
+// BENCH_MEMORY_NODE_FLAGS or NODE_OPTIONS gives one (`--max-old-space-size=4096` measures V8's own).
 // Loads: (a) a sync of a 25,000-product store (the
 // Shopify fixtures replicated with new ids, served locally) and (b) 4 concurrent uploads of the
 // largest body the upload route accepts (1,000 real products padded to the body limit), with
@@ -51,9 +52,10 @@ const GOAL_PEAK_MB = 512;
 const MB = 1024 * 1024;
 /** The environment of the service child: the permission to read the local fake store goes here, nowhere else. */
 const SERVICE_ENV: Record<string, string> = { ...LOCAL_STORES_ENV };
-// What `stylist serve` starts itself with (bin/stylist.mjs): the same condition, so the children weigh what it would.
-const SERVES_WITH_TWO_ARENAS = process.platform === 'linux' && process.env.MALLOC_ARENA_MAX === undefined && typeof (process as { execve?: unknown }).execve === 'function';
-if (SERVES_WITH_TWO_ARENAS) SERVICE_ENV.MALLOC_ARENA_MAX = '2';
+// What `stylist serve` starts itself with (bin/stylist.mjs), on the same conditions, so the children weigh what it would.
+const SERVE_RESTARTS = process.platform === 'linux' && typeof (process as { execve?: unknown }).execve === 'function';
+if (SERVE_RESTARTS && process.env.MALLOC_ARENA_MAX === undefined) SERVICE_ENV.MALLOC_ARENA_MAX = '2';
+const SERVE_HEAP_FLAGS = SERVE_RESTARTS && !/--max-old-space-size|--max-heap-size/.test(`${process.env.NODE_OPTIONS ?? ''} ${process.env.BENCH_MEMORY_NODE_FLAGS ?? ''}`) ? [`--max-old-space-size=${Math.max(1536, (Number(process.env.SEARCH_MEMORY_MB) || 512) + 1024)}`] : [];
 
 interface Row {
   backend: Backend;
@@ -277,7 +279,7 @@ async function databaseFor(backend: Backend): Promise<{ env: Record<string, stri
 
 async function spawnChild(task: 'sync' | 'upload' | 'idle', backend: Backend, env: Record<string, string>) {
   const database = await databaseFor(backend);
-  const flags = (process.env.BENCH_MEMORY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const flags = [...SERVE_HEAP_FLAGS, ...(process.env.BENCH_MEMORY_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
   const proc = spawn(process.execPath, [...flags, '--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)], {
     env: { ...process.env, ...SERVICE_ENV, ...env, ...database.env, BENCH_MEMORY_CHILD: task },
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -371,7 +373,7 @@ async function main(): Promise<void> {
   const uploads = Number(process.env.BENCH_MEMORY_UPLOADS) || 4;
   const bytes = Math.floor((Number(process.env.BENCH_MEMORY_UPLOAD_MB) || UPLOAD_BODY_LIMIT / MB) * MB) - 1024;
   const backends = (process.env.BENCH_MEMORY_BACKENDS || 'postgres,pglite').split(',').filter((name): name is Backend => name === 'pglite' || name === 'postgres');
-  console.error(`bench/memory.ts: ${backends.join(' and ')} (Postgres ${redactUrl(process.env.DATABASE_URL || DEFAULT_URL)}), in-process queue; node ${process.version}; MALLOC_ARENA_MAX=${SERVICE_ENV.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? '(glibc default)'}`);
+  console.error(`bench/memory.ts: ${backends.join(' and ')} (Postgres ${redactUrl(process.env.DATABASE_URL || DEFAULT_URL)}), in-process queue; node ${process.version}; MALLOC_ARENA_MAX=${SERVICE_ENV.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? '(glibc default)'}; service flags: ${[...SERVE_HEAP_FLAGS, process.env.BENCH_MEMORY_NODE_FLAGS ?? ''].join(' ').trim() || '(none)'}`);
   const rows: Row[] = [];
   const idle = loads.includes('idle') ? await measureIdle() : null;
   if (idle) {
