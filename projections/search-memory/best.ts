@@ -25,18 +25,33 @@ const MAX_WORDS = 32;
  * When the lists are read whole instead. The threshold walk scores each doc it reads from the doc's
  * own terms or labels, about five times what adding up one posting costs (a micro-benchmark of
  * 14,000 docs, 2026-11-27): it pays on long lists whose best come early, as a common word's do,
- * and not where two common words must both be read deep to find the docs holding both. So lists
- * of fewer than `wholeBelow` entries in all are read whole, and a walk that has read more than
- * `giveUpAfter` of the entries stops and reads them whole. At 100,000 items in the search bench's
- * query mix a third of the long walks stop early (about an eighth of a whole read's cost) and two
- * thirds give up; in all, a search costs what it did (docs/performance.md).
+ * and not where two common words must both be read deep to find the docs holding both, or where a
+ * filter refuses most of what it reads. So lists of fewer than `wholeBelow` entries in all are read
+ * whole, as are more than `maxStreams` streams, and a walk that has read more than `giveUpAfter` of
+ * the entries (besides the rare streams it read first) stops and reads them whole. In the search
+ * bench's query mix at 100,000 items a search read 13,400 postings whole and scored 570 docs
+ * before the rare-first order and `maxStreams`, 11,700 and 600 after: 14,700 posting-equivalents
+ * against 16,300 (docs/performance.md).
  */
 export interface WalkPlan {
   wholeBelow: number;
   giveUpAfter: number;
+  /**
+   * A stream (a word's or a test's lists) holding at most this share of the entries is read to its
+   * end before the others, and its length is added to the budget: "linen shirt" reads the few
+   * linen docs first, then shirts best first until no shirt left unread can pass the k-th best.
+   * Read in turn instead, the shirts' stream went as deep as linen's before linen ran out, and
+   * most such walks gave up.
+   */
+  rareShare: number;
+  /**
+   * More streams than this are read whole: the walk stops only once the k-th best is ahead of the
+   * sum of every stream's head, which the boost leg's dozen occasion words never let it.
+   */
+  maxStreams: number;
 }
 
-export const WALK_PLAN: WalkPlan = { wholeBelow: 2000, giveUpAfter: 0.05 };
+export const WALK_PLAN: WalkPlan = { wholeBelow: 2000, giveUpAfter: 0.05, rareShare: 0.2, maxStreams: 4 };
 
 /** The shopper's words as lexeme ids, and what each doc holds of them, read from the doc's own terms. */
 export class WordQuery {
@@ -108,9 +123,9 @@ export function bestByWords(memory: DatasetMemory, query: WordQuery, cover: numb
   const total = entries(lists.flat().map((list) => list.docs));
   // Nothing to read (a query without boost words, a word no doc has): nothing allocated either.
   if (total === 0) return { docs: [], keys: [] };
-  if (total < plan.wholeBelow) return wholeByWords(memory, lists, cover, verdicts);
+  if (total < plan.wholeBelow || lists.length > plan.maxStreams) return wholeByWords(memory, lists, cover, verdicts);
   const streams = lists.map((postings) => new Stream(postings.map((list) => ({ docs: memory.inWalkOrder(list).docs, weights: list.weights, weight: 0 }))));
-  const walked = thresholdWalk(memory, streams, cover, k, verdicts, total * plan.giveUpAfter, (doc) => query.key(doc, cover));
+  const walked = thresholdWalk(memory, streams, cover, k, verdicts, total, plan, (doc) => query.key(doc, cover));
   return walked ?? wholeByWords(memory, lists, cover, verdicts);
 }
 
@@ -119,9 +134,9 @@ export function bestByAttributes(memory: DatasetMemory, tests: readonly Attribut
   const lists = tests.map(({ keys }) => keys.map((key) => memory.attributes.get(key) ?? []));
   const total = entries(lists.flat());
   if (total === 0) return { docs: [], keys: [] };
-  if (total < plan.wholeBelow) return wholeByAttributes(memory, lists, tests, verdicts);
+  if (total < plan.wholeBelow || lists.length > plan.maxStreams) return wholeByAttributes(memory, lists, tests, verdicts);
   const streams = lists.map((labelled, t) => new Stream(labelled.map((docs) => ({ docs: memory.inIdOrder(docs), weights: null, weight: tests[t]!.weight }))));
-  const walked = thresholdWalk(memory, streams, 0, k, verdicts, total * plan.giveUpAfter, (doc) => {
+  const walked = thresholdWalk(memory, streams, 0, k, verdicts, total, plan, (doc) => {
     let key = 0;
     for (const test of tests) if (test.keys.some((label) => hasLabel(doc, label))) key += test.weight;
     return key;
@@ -190,9 +205,14 @@ class Stream {
   doc: MemoryDoc | null = null;
   score = 0;
   private from = -1;
+  /** Entries in all its lists. */
+  readonly length: number;
+  /** Read to its end before the other streams (WalkPlan.rareShare). */
+  first = false;
 
   constructor(private readonly lists: readonly WalkList[]) {
     this.at = lists.map(() => 0);
+    this.length = lists.reduce((sum, list) => sum + list.docs.length, 0);
     this.pick();
   }
 
@@ -228,16 +248,27 @@ class Stream {
 }
 
 /**
- * Reads the streams a step each in turn, scores each current doc passing `verdicts` once by `keyOf`
- * and keeps the best `k`; stops when no unread doc can be ahead of the k-th best: its key is at
- * most `cover` and the head's score for each stream not read to its end (summed as `keyOf` sums),
- * and at that bound its id comes after every such head's. Null once it has read more than `budget` entries.
+ * Reads the rare streams (plan.rareShare of the `total` entries or fewer) to their end, then the
+ * streams a step each in turn; scores each current doc passing `verdicts` once by `keyOf` and keeps
+ * the best `k`; stops when no unread doc can be ahead of the k-th best: its key is at most `cover`
+ * and the head's score for each stream not read to its end (summed as `keyOf` sums), and at that
+ * bound its id comes after every such head's, whatever order the streams were read in. Null once
+ * it has read more than `plan.giveUpAfter` of the entries besides the rare streams'.
  */
-function thresholdWalk(memory: DatasetMemory, streams: readonly Stream[], cover: number, k: number, verdicts: Verdicts, budget: number, keyOf: (doc: MemoryDoc) => number): Best | null {
+function thresholdWalk(memory: DatasetMemory, streams: readonly Stream[], cover: number, k: number, verdicts: Verdicts, total: number, plan: WalkPlan, keyOf: (doc: MemoryDoc) => number): Best | null {
   const best = new BestHeap(k);
   if (!streams.length || k <= 0) return best.result();
+  let budget = total * plan.giveUpAfter;
+  let rareLeft = 0;
+  for (const stream of streams) {
+    stream.first = stream.doc !== null && stream.length <= total * plan.rareShare && streams.length > 1;
+    if (stream.first) {
+      budget += stream.length;
+      rareLeft++;
+    }
+  }
   const seen = new Uint8Array(memory.bySlot.length);
-  for (let reads = 0; ; reads += streams.length) {
+  for (let reads = 0; ; ) {
     if (reads > budget) return null;
     if (best.full) {
       let covered = 0;
@@ -255,9 +286,12 @@ function thresholdWalk(memory: DatasetMemory, streams: readonly Stream[], cover:
     }
     let read = false;
     for (const stream of streams) {
+      if (rareLeft && !stream.first) continue;
       const doc = stream.next();
       if (!doc) continue;
       read = true;
+      reads++;
+      if (stream.first && !stream.doc) rareLeft--;
       // An entry of an old version is skipped; the slot is marked by the current doc only.
       if (seen[doc.slot] || !memory.isCurrent(doc)) continue;
       seen[doc.slot] = 1;

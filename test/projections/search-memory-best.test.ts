@@ -107,9 +107,18 @@ const tests = fc.array(
   { minLength: 1, maxLength: 3 },
 );
 
-/** Always the threshold walk, to its end if need be; always the whole lists; the walk giving up early. */
-const THRESHOLD_ONLY: WalkPlan = { wholeBelow: 0, giveUpAfter: Infinity };
-const plans = fc.constantFrom(THRESHOLD_ONLY, { wholeBelow: Infinity, giveUpAfter: 0 }, { wholeBelow: 0, giveUpAfter: 0.1 });
+/**
+ * Always the threshold walk, to its end if need be, its streams in turn or the rarer ones first;
+ * always the whole lists; the walk giving up early, or not taken for more than two streams.
+ */
+const THRESHOLD_ONLY: WalkPlan = { wholeBelow: 0, giveUpAfter: Infinity, rareShare: 0, maxStreams: Infinity };
+const RARE_FIRST: WalkPlan = { wholeBelow: 0, giveUpAfter: Infinity, rareShare: 0.4, maxStreams: Infinity };
+const plans = fc.constantFrom(
+  THRESHOLD_ONLY,
+  RARE_FIRST,
+  { wholeBelow: Infinity, giveUpAfter: 0, rareShare: 0, maxStreams: Infinity },
+  { wholeBelow: 0, giveUpAfter: 0.1, rareShare: 0.1, maxStreams: 2 },
+);
 
 t.test('given changing datasets, when a leg asks for its best docs, then the threshold walk finds what the full walk finds', async (t) => {
   let searches = 0;
@@ -127,7 +136,7 @@ t.test('given changing datasets, when a leg asks for its best docs, then the thr
         const byWords = bestByWords(memory, new WordQuery(query), cover, counting(), k, plan);
         const allByWords = fullWalkByWords(memory, query, cover, accept);
         if (JSON.stringify(ranked(byWords, k)) !== JSON.stringify(ranked(allByWords, k))) return false;
-        if (plan === THRESHOLD_ONLY && byWords.docs.length > k) return false;
+        if ((plan === THRESHOLD_ONLY || plan === RARE_FIRST) && byWords.docs.length > k) return false;
         if (judged < allByWords.docs.length) stoppedEarly.words++;
         // Ranking reads every candidate's words from the doc itself (whichever leg found it): as the full walk scored it.
         const wordQuery = new WordQuery(query);
@@ -144,7 +153,7 @@ t.test('given changing datasets, when a leg asks for its best docs, then the thr
       }
       return check();
     }),
-    { numRuns: 600 },
+    { numRuns: 800 },
   );
   t.ok(stoppedEarly.words > 0 && stoppedEarly.labels > 0, `${searches} searches; ${stoppedEarly.words} by words and ${stoppedEarly.labels} by labels stopped before the end of the lists`);
 });
@@ -184,4 +193,21 @@ t.test('given a common word in a large dataset, when its best few are asked, the
   judged = 0;
   bestByAttributes(memory, [{ keys: ['family:dress'], weight: 3 }, { keys: ['color:red'], weight: 2 }], memory.verdicts(accept), 120);
   t.ok(judged < 1000, `${judged} docs judged for two label tests`);
+});
+
+t.test('given a rare word and a common one ("linen shirt"), when their best are asked, then the rare docs are read first and the common word only as deep as the best need', async (t) => {
+  const memory = new DatasetMemory();
+  // 5,000 docs with word 1 (most at the top weight, as a garment word in titles is), 150 of them also with word 0.
+  for (let n = 0; n < 5_000; n++) memory.put(docOf(n, n % 33 === 0 ? [[0, 3], [1, 3 + (n % 2)]] : [[1, n % 7 ? 4 : 2]], 0, [0]), null);
+  let judged = 0;
+  const accept = () => {
+    judged++;
+    return true;
+  };
+  const query = [[0], [1]];
+  const best = bestByWords(memory, new WordQuery(query), 1e3, memory.verdicts(accept), 120);
+  t.same(ranked(best, 120), ranked(fullWalkByWords(memory, query, 1e3, () => true), 120));
+  // In turn, the common word's stream went as deep as the rare one's before the rare one ran out,
+  // past the budget (5% of the entries), and every doc was judged again by the whole read.
+  t.ok(judged < 600, `${judged} docs judged of 5,000`);
 });
