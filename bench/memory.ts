@@ -42,6 +42,7 @@ import { generateDemoCatalogue } from '../domain/demo-catalogue/generate.js';
 import { UPLOAD_BODY_LIMIT } from '../api/routes/item-upload.js';
 import { loadConfig } from '../infra/config/config.js';
 import { redactUrl } from '../infra/db/database.js';
+import { canRestart, serveRestart } from '../bin/serve-restart.mjs';
 import { adminStatement, DEFAULT_URL } from './eventstore.js';
 import { loadShopifyFixtures, replicateProducts, shopifyFixturesAvailable, shopifyFixturesDir, startShopifyStore } from '../test/support/shopify-store.js';
 import { LOCAL_STORES_ENV } from '../test/support/outbound.js';
@@ -52,10 +53,11 @@ const GOAL_PEAK_MB = 512;
 const MB = 1024 * 1024;
 /** The environment of the service child: the permission to read the local fake store goes here, nowhere else. */
 const SERVICE_ENV: Record<string, string> = { ...LOCAL_STORES_ENV };
-// What `stylist serve` starts itself with (bin/stylist.mjs), on the same conditions, so the children weigh what it would.
-const SERVE_RESTARTS = process.platform === 'linux' && typeof (process as { execve?: unknown }).execve === 'function';
-if (SERVE_RESTARTS && process.env.MALLOC_ARENA_MAX === undefined) SERVICE_ENV.MALLOC_ARENA_MAX = '2';
-const SERVE_HEAP_FLAGS = SERVE_RESTARTS && !/--max-old-space-size|--max-heap-size/.test(`${process.env.NODE_OPTIONS ?? ''} ${process.env.BENCH_MEMORY_NODE_FLAGS ?? ''}`) ? [`--max-old-space-size=${Math.max(1536, (Number(process.env.SEARCH_MEMORY_MB) || 512) + 1024)}`] : [];
+// The children start as `stylist serve` would start itself again, so they weigh what it would.
+const NODE_FLAGS = (process.env.BENCH_MEMORY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const SERVE_START = canRestart() ? serveRestart(NODE_FLAGS, process.env) : null;
+const CHILD_FLAGS = SERVE_START?.flags ?? NODE_FLAGS;
+if (SERVE_START?.env.MALLOC_ARENA_MAX !== undefined) SERVICE_ENV.MALLOC_ARENA_MAX = SERVE_START.env.MALLOC_ARENA_MAX;
 
 interface Row {
   backend: Backend;
@@ -279,8 +281,7 @@ async function databaseFor(backend: Backend): Promise<{ env: Record<string, stri
 
 async function spawnChild(task: 'sync' | 'upload' | 'idle', backend: Backend, env: Record<string, string>) {
   const database = await databaseFor(backend);
-  const flags = [...SERVE_HEAP_FLAGS, ...(process.env.BENCH_MEMORY_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
-  const proc = spawn(process.execPath, [...flags, '--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)], {
+  const proc = spawn(process.execPath, [...CHILD_FLAGS, '--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)], {
     env: { ...process.env, ...SERVICE_ENV, ...env, ...database.env, BENCH_MEMORY_CHILD: task },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -373,7 +374,7 @@ async function main(): Promise<void> {
   const uploads = Number(process.env.BENCH_MEMORY_UPLOADS) || 4;
   const bytes = Math.floor((Number(process.env.BENCH_MEMORY_UPLOAD_MB) || UPLOAD_BODY_LIMIT / MB) * MB) - 1024;
   const backends = (process.env.BENCH_MEMORY_BACKENDS || 'postgres,pglite').split(',').filter((name): name is Backend => name === 'pglite' || name === 'postgres');
-  console.error(`bench/memory.ts: ${backends.join(' and ')} (Postgres ${redactUrl(process.env.DATABASE_URL || DEFAULT_URL)}), in-process queue; node ${process.version}; MALLOC_ARENA_MAX=${SERVICE_ENV.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? '(glibc default)'}; service flags: ${[...SERVE_HEAP_FLAGS, process.env.BENCH_MEMORY_NODE_FLAGS ?? ''].join(' ').trim() || '(none)'}`);
+  console.error(`bench/memory.ts: ${backends.join(' and ')} (Postgres ${redactUrl(process.env.DATABASE_URL || DEFAULT_URL)}), in-process queue; node ${process.version}; MALLOC_ARENA_MAX=${SERVICE_ENV.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? '(glibc default)'}; service flags: ${CHILD_FLAGS.join(' ') || '(none)'}`);
   const rows: Row[] = [];
   const idle = loads.includes('idle') ? await measureIdle() : null;
   if (idle) {

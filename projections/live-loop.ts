@@ -105,9 +105,9 @@ export class LiveLoop {
   /**
    * Follows `projection_faults` as the runner read them (`open`, by projector): a fault closed by an
    * operator (here or in another process) puts its projector back in the loop from its stored
-   * checkpoint; one opened elsewhere stops it here too.
+   * checkpoint; one opened elsewhere stops it here too. `recordedBefore`: `core.faultsRecorded`
+   * when `open` was read.
    */
-  /** `recordedBefore`: `core.faultsRecorded` when `open` was read. */
   applyFaults(open: ReadonlyMap<string, ProjectionFault>, recordedBefore: number): Promise<void> {
     this.#applyingFaults ??= (async () => {
       const core = this.#core;
