@@ -51,7 +51,8 @@ t.test('given any JSON value and depth limit, then the problem found is the one 
     }),
     { numRuns: 2000 },
   );
-  t.ok(found > 200, `the values had problems to find (${found} of 2,000)`);
+  // About one value in ten has a problem (196 to 230 seen); a tenth of that would mean the generator no longer makes them.
+  t.ok(found > 20, `the values had problems to find (${found} of 2,000)`);
 });
 
 t.test('given a product with a bad title and too deep a value, then each is named by its path', async (t) => {

@@ -162,6 +162,8 @@ t.test('a fault poll that read the faults before the poison was recorded does no
   let readsAfterPoison = 0;
   let releaseHeld!: () => void;
   const heldReads = new Promise<void>((resolve) => (releaseHeld = resolve));
+  let heldOne!: () => void;
+  const oneHeld = new Promise<void>((resolve) => (heldOne = resolve));
   let freshReads!: () => void;
   const twoFreshReads = new Promise<void>((resolve) => (freshReads = resolve));
   const faultReads = new Set<string>();
@@ -178,6 +180,7 @@ t.test('a fault poll that read the faults before the poison was recorded does no
       const sawTouchy = result.rows.some((row) => (row as { projector?: string }).projector === 'touchy');
       if (!poisoned && !sawTouchy) {
         held++;
+        heldOne();
         await heldReads;
       } else if (poisoned && ++readsAfterPoison === 2) freshReads();
       return result;
@@ -199,12 +202,13 @@ t.test('a fault poll that read the faults before the poison was recorded does no
   t.teardown(() => runner.stop());
   await runner.start();
   holding = true;
-
+  // The poison only once a poll has read "no fault" and is held: that read is then stale for sure.
+  await oneHeld;
   await writeNotes(store, 'Sketch', ids('s', 2));
   await editNote(store, 'Sketch', 's0001', 'x');
   await twoFreshReads;
 
-  t.ok(held >= 1, 'a poll read the faults before the poison was recorded and was applied after it');
+  t.equal(held, 1, 'one poll read the faults before the poison was recorded and was applied after it (the polls wait for it)');
   t.equal(calls, 3, 'tried as often as the policy says, and not again after the stale read');
   t.equal((await runner.status()).find((s) => s.name === 'touchy')!.state, 'poisoned');
 });
