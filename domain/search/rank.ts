@@ -4,9 +4,9 @@
 // - `blend` (default): a weighted sum of normalised signals, led by attribute agreement, because
 //   a shopper's explicit "red dress" is better evidence than any text score;
 // - `rrf`: reciprocal rank fusion over the legs, kept to compare against (bench/search-quality.ts).
-// Whatever the fusion, a product the shopper can buy ranks above every one they cannot, and among
-// those the shopper can (or cannot) buy, a product whose own name the shopper typed in full comes
-// first (domain/search/names.ts). Pure.
+// Whatever the fusion, the products that answer everything asked come first, and among them (and
+// among the looser matches) a product the shopper can buy ranks above every one they cannot, then
+// a product whose own name the shopper typed in full comes first (domain/search/names.ts). Pure.
 import { areNeighbours } from '../catalogue/colours.js';
 import type { ColorFamily } from '../catalogue/vocabulary.js';
 import type { UnderstoodQuery } from './understand.js';
@@ -27,6 +27,8 @@ export interface RankingIntent {
   /** `axis:value`, as in featureKeys. */
   featureKeys: readonly string[];
   hasBoosts: boolean;
+  /** Words are left to search as text; without any ("athleisure", "what to wear to yoga"), the boosts speak for the text. */
+  hasTerms: boolean;
 }
 
 /** What ranking reads of the understood words. */
@@ -41,6 +43,7 @@ export function rankingIntent(understood: UnderstoodQuery): RankingIntent {
     ...(understood.gender ? { gender: understood.gender } : {}),
     featureKeys: understood.features.map((f) => `${f.axis}:${f.value}`),
     hasBoosts: understood.boosts.length > 0,
+    hasTerms: understood.terms.length > 0,
   };
 }
 
@@ -73,6 +76,8 @@ export interface Ranked {
   score: number;
   available: boolean;
   named: boolean;
+  /** It is the thing the shopper asked for (see `isAsked`). */
+  answers: boolean;
 }
 
 /** What each attribute the shopper named weighs: in ranking (agreement) and in retrieval (the attribute leg) alike. */
@@ -148,28 +153,56 @@ export function isRelevant(intent: RankingIntent, c: CandidateSignals, bestSimil
   return c.similarity >= Math.max(VECTOR_ONLY.floor, VECTOR_ONLY.ofBest * bestSimilarity);
 }
 
+/**
+ * Whether a candidate is the thing the shopper asked for: the garment named (its family, or its
+ * slot when only the slot was named), for the gender named (or unisex); with neither named, every
+ * checkable attribute in full, or with none of those every word of the text. A product found by its
+ * name is. Sold-out products rank after the buyable ones among those that are, and before the
+ * looser matches (a tee for "hoodie"): a keyword engine would not have found those at all, so "sold
+ * out last" means last among the matches, and a shopper who asked for a blazer sees the store's
+ * blazers, sold out, before its jackets and vests. Colour, material and the rest order the matches
+ * among themselves, as the blend weighs them.
+ */
+export function isAsked(intent: RankingIntent, c: CandidateSignals, agreed: number | null): boolean {
+  if (c.named) return true;
+  const garment = intent.families.length > 0 || intent.slot !== undefined;
+  if (garment || intent.gender) {
+    const garmentMet = intent.families.length ? intent.families.includes(c.family) : intent.slot === undefined || intent.slot === c.slot;
+    return garmentMet && (!intent.gender || c.gender === intent.gender || c.gender === 'unisex');
+  }
+  return agreed === null ? c.textCoverage >= 1 : agreed >= 1 - 1e-9;
+}
+
 export function rank(intent: RankingIntent, candidates: readonly CandidateSignals[], fusion: Fusion = 'blend'): Ranked[] {
   const maxText = Math.max(0, ...candidates.map((c) => c.textRank));
   const maxBoost = Math.max(0, ...candidates.map((c) => c.boostRank));
   const scored = candidates.map((c): Ranked => {
     let score: number;
+    const agreed = agreement(intent, c);
     if (fusion === 'rrf') {
       score = Object.values(c.legs).reduce((sum, position) => sum + 1 / (RRF_K + position + 1), 0);
     } else {
       // Which words match matters more than how often.
-      const text = TEXT_MIX.coverage * c.textCoverage + TEXT_MIX.rank * (maxText > 0 ? c.textRank / maxText : 0);
       const boost = intent.hasBoosts && maxBoost > 0 ? c.boostRank / maxBoost : 0;
+      // When every word was an occasion or a filter, what suits the occasion takes the text's place.
+      const text = !intent.hasTerms && intent.hasBoosts ? boost : TEXT_MIX.coverage * c.textCoverage + TEXT_MIX.rank * (maxText > 0 ? c.textRank / maxText : 0);
       const vector = Math.max(0, c.similarity);
-      const agreed = agreement(intent, c);
       // With nothing checkable asked, its share goes to the text and vector signals.
       score =
         agreed === null
           ? (BLEND.text + BLEND.agreement * 0.7) * text + (BLEND.vector + BLEND.agreement * 0.3) * vector + BLEND.boost * boost
           : BLEND.agreement * agreed + BLEND.text * text + BLEND.vector * vector + BLEND.boost * boost;
     }
-    return { itemId: c.itemId, score: round(score), available: c.available, named: c.named === true };
+    return { itemId: c.itemId, score: round(score), available: c.available, named: c.named === true, answers: isAsked(intent, c, agreed) };
   });
-  return scored.sort((a, b) => Number(b.available) - Number(a.available) || Number(b.named) - Number(a.named) || b.score - a.score || (a.itemId < b.itemId ? -1 : 1));
+  return scored.sort(
+    (a, b) =>
+      Number(b.answers) - Number(a.answers) ||
+      Number(b.available) - Number(a.available) ||
+      Number(b.named) - Number(a.named) ||
+      b.score - a.score ||
+      (a.itemId < b.itemId ? -1 : 1),
+  );
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;

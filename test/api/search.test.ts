@@ -124,15 +124,19 @@ t.test("the shopper's words: family, colour, length, budget, size, gender", asyn
   t.equal(skus(occasion)[0], 'DRESS-BLUE-MIDI', 'occasion words raise what fits them');
 });
 
-t.test('a product the shopper cannot buy never ranks above one they can', async (t) => {
+t.test('a product the shopper cannot buy ranks after those they can among the things asked for, and before the looser matches', async (t) => {
   const { dataset, settled, search } = await setUp(t);
   await dataset('Main', 'https://acme.example.com', CATALOGUE);
   await settled({ query: 'sneakers' }, 2);
   const results = (await search({ query: 'white leather sneakers classic' })).json().results;
   const firstUnavailable = results.findIndex((r: any) => !r.product.available);
   t.ok(firstUnavailable > 0, 'the sold-out pair is there, but not first');
-  t.ok(results.slice(firstUnavailable).every((r: any) => !r.product.available), 'nothing available after the first unavailable');
   t.match(results[firstUnavailable].product, { sku: 'SNEAKER-SOLD', available: false, onSale: false });
+  t.ok(results.slice(0, firstUnavailable).every((r: any) => r.metadata.family === 'sneaker'), 'only sneakers the shopper can buy before it');
+  const after = results.slice(firstUnavailable + 1);
+  t.ok(after.length > 0 && after.every((r: any) => r.metadata.family !== 'sneaker'), 'the looser matches after it');
+  // Among the looser matches, too, what the shopper can buy comes first.
+  t.same(after.map((r: any) => r.product.available), [...after.map((r: any) => r.product.available)].sort((a, b) => Number(b) - Number(a)));
 
   const size = (await search({ query: 'boots size 42' })).json().results;
   t.same(

@@ -1,9 +1,10 @@
 // Fusing the legs into one ranking: agreement with what the shopper named leads, text and vector
-// signals follow, and an unavailable product never ranks above an available one.
+// signals follow; among the products that are what the shopper asked for, and among the looser
+// matches, an unavailable product never ranks above an available one.
 import t from 'tap';
-import { agreement, isRelevant, rank, type CandidateSignals, type RankingIntent } from '../../domain/search/rank.js';
+import { agreement, isAsked, isRelevant, rank, type CandidateSignals, type RankingIntent } from '../../domain/search/rank.js';
 
-const intent = (asked: Partial<RankingIntent> = {}): RankingIntent => ({ families: [], colours: [], materials: [], patterns: [], featureKeys: [], hasBoosts: false, ...asked });
+const intent = (asked: Partial<RankingIntent> = {}): RankingIntent => ({ families: [], colours: [], materials: [], patterns: [], featureKeys: [], hasBoosts: false, hasTerms: true, ...asked });
 const candidate = (itemId: string, fields: Partial<CandidateSignals> = {}): CandidateSignals => ({
   itemId,
   legs: { text: 0 },
@@ -41,17 +42,49 @@ t.test('given a neighbouring colour, then it counts half', async (t) => {
   t.equal(agreement(intent(), candidate('x')), null, 'nothing checkable asked');
 });
 
-t.test('given an unavailable best match, then every available product ranks above it, in both fusions', async (t) => {
+t.test('given a sold-out sneaker asked for, then it ranks after the sneakers the shopper can buy and before a boot they can buy, in both fusions', async (t) => {
   const asked = intent({ families: ['sneaker'] });
   const candidates = [
     candidate('sold-out', { family: 'sneaker', textRank: 1, similarity: 0.9, available: false, legs: { text: 0, vector: 0 } }),
     candidate('weak', { family: 'boot', textRank: 0.01, similarity: 0.1, legs: { vector: 5 } }),
     candidate('good', { family: 'sneaker', textRank: 0.5, similarity: 0.6, legs: { text: 1 } }),
+    candidate('sold-out-boot', { family: 'boot', textRank: 0.9, similarity: 0.9, available: false, legs: { text: 2 } }),
   ];
   for (const fusion of ['blend', 'rrf'] as const) {
     const ranked = rank(asked, candidates, fusion);
-    t.same(ranked.map((r) => r.itemId), ['good', 'weak', 'sold-out'], fusion);
+    t.same(ranked.map((r) => r.itemId), ['good', 'sold-out', 'weak', 'sold-out-boot'], fusion);
   }
+});
+
+t.test('given what makes a product the thing asked for', async (t) => {
+  const mens = intent({ families: ['trousers'], gender: 'mens' });
+  t.ok(isAsked(mens, candidate('x', { family: 'trousers', gender: 'unisex' }), 0.8), 'unisex trousers are men\'s trousers');
+  t.notOk(isAsked(mens, candidate('x', { family: 'trousers', gender: 'womens' }), 0.67), 'women\'s are not');
+  t.notOk(isAsked(mens, candidate('x', { family: 'shorts', gender: 'mens' }), 0.5), 'nor men\'s shorts');
+  const blackHoodie = intent({ families: ['hoodie'], colours: ['black'], slot: 'top' });
+  t.ok(isAsked(blackHoodie, candidate('x', { family: 'hoodie', colorFamily: 'pink', colors: ['pink'] }), 0.6), 'the colour orders the hoodies, it does not make one');
+  t.notOk(isAsked(blackHoodie, candidate('x', { family: 'tee', slot: 'top', colorFamily: 'black', colors: ['black'] }), 0.58), 'a black tee is a looser match');
+  t.ok(isAsked(intent({ slot: 'footwear' }), candidate('x', { slot: 'footwear', family: 'boot' }), 1), 'the slot alone named');
+  t.notOk(isAsked(intent({ colours: ['red'] }), candidate('x'), 0.5), 'with no garment named, every attribute in full');
+  t.ok(isAsked(intent({ colours: ['red'] }), candidate('x'), 1));
+  t.ok(isAsked(intent(), candidate('x', { textCoverage: 1 }), null), 'with nothing checkable, every word');
+  t.notOk(isAsked(intent(), candidate('x', { textCoverage: 0.5 }), null));
+  t.ok(isAsked(intent({ families: ['skirt'] }), candidate('x', { named: true }), 0), 'found by its own name');
+});
+
+t.test('given only occasion words ("athleisure"), then what suits the occasion leads over what the vector leg finds near the word', async (t) => {
+  const asked = intent({ hasTerms: false, hasBoosts: true });
+  const ranked = rank(asked, [
+    candidate('near-the-word', { textCoverage: 0, textRank: 0, boostRank: 0, similarity: 0.8, legs: { vector: 0 } }),
+    candidate('leggings', { textCoverage: 0, textRank: 0, boostRank: 0.4, similarity: 0.1, legs: { boost: 0, vector: 40 } }),
+    candidate('tank', { textCoverage: 0, textRank: 0, boostRank: 0.2, similarity: 0.1, legs: { boost: 1, vector: 41 } }),
+  ]);
+  t.same(ranked.map((r) => r.itemId), ['leggings', 'tank', 'near-the-word']);
+  const withWords = rank({ ...asked, hasTerms: true }, [
+    candidate('near-the-word', { textCoverage: 0, textRank: 0, boostRank: 0, similarity: 0.8, legs: { vector: 0 } }),
+    candidate('leggings', { textCoverage: 0, textRank: 0, boostRank: 0.4, similarity: 0.1, legs: { boost: 0, vector: 40 } }),
+  ]);
+  t.equal(withWords[0]!.itemId, 'near-the-word', 'with words of its own to search, the boost stays a nudge');
 });
 
 t.test('given nothing checkable asked, then text and vector decide', async (t) => {
