@@ -181,6 +181,7 @@ t.test('stylist serve answers /healthz, takes CLI commands over its admin channe
   // …and with a V8 heap limit under 2 GB, where V8 grows the heap by at most twice its live set: 1 GB past SEARCH_MEMORY_MB (512).
   const cmdline = execve ? (await readFile(`/proc/${server.child.pid}/cmdline`, 'utf8')).split('\0') : [];
   t.ok(!execve || cmdline.includes('--max-old-space-size=1536'), execve ? 'the server runs with --max-old-space-size=1536' : 'no process.execve on this Node: the heap limit is V8\'s');
+  t.ok(!execve || cmdline.includes('--heap-growing-percent=25'), execve ? '…and lets its heap grow 25% past what a full collection left alive' : 'no process.execve on this Node: the heap grows as V8 decides');
   const ready = await fetch(`${server.url}/readyz`);
   const readiness = (await ready.json()) as Record<string, unknown>;
   // The search memory's figures move with the demo's ingest: only their kind is fixed.

@@ -17,7 +17,8 @@ import { claimSyncJob, completeSyncJob, failSyncJob, loadSyncJob, releaseSyncJob
 import type { SyncMessage } from '../../infra/queue/messages.js';
 import type { ItemStatus } from '../../domain/item/index.js';
 import type { CommandMeta } from '../../domain/metadata.js';
-import { diffCatalogue, liveSource, type Source, NO_SYNC_STATS, sourceDecider, sourceStream, SyncClaimLost, type SyncStats } from '../../domain/source/index.js';
+import { diffCatalogue, liveSource, type Source, NO_SYNC_STATS, sourceDecider, sourceStream, SyncClaimLost, type SyncDiff, type SyncStats } from '../../domain/source/index.js';
+import type { Listing } from '../../domain/catalogue/product-input.js';
 import type { EventStore } from '../../infra/eventstore/port.js';
 import type { WorkQueue } from '../../infra/queue/port.js';
 import { getDataset } from '../../projections/queries/datasets.js';
@@ -247,22 +248,7 @@ class SyncRun {
     this.log.add('info', `Sync started on worker ${this.deps.workerId}: reading ${this.endpoint}`);
     await this.log.flush();
 
-    const feed = await this.fetch();
-    this.stats.retrieved = feed.retrieved;
-    const fetchedIn = seconds(started);
-    this.log.add('info', `Read ${feed.retrieved} products in ${feed.pages} pages (${fetchedIn} s)${feed.repeated ? `; ${feed.repeated} repeated products dropped` : ''}.`);
-    if (feed.retrieved === 0) throw new RunFailure('The store returned no products, so nothing was changed. Check the endpoint, or whether the store is empty.', this.stats);
-
-    const { listings, failures } = parseEntries('products', feed.products, new URL(this.endpoint).origin);
-    for (const failure of failures) this.log.add('error', `Product ${failure.sku ?? `#${failure.index + 1}`} was not imported: ${failure.error}`, failure.sku);
-    this.stats.failed = failures.length;
-
-    const stored = await itemsBySku(this.deps.db, datasetId);
-    const diff = diffCatalogue(sourceId, datasetId, listings.map((entry) => entry.listing), stored, !feed.capped);
-    if (feed.capped) this.log.add('warn', `The store has more products than the ${feed.retrieved} a sync reads; nothing was archived this run.`);
-    this.heartbeat.progress = { phase: 'queueing', retrieved: feed.retrieved, toQueue: diff.queue.length };
-    await this.log.flush();
-
+    const { diff, forMarkets } = await this.diff();
     const failedNew = await this.queue(diff.queue);
     this.stats.added = diff.added - failedNew.added;
     this.stats.updated = diff.updated - failedNew.updated;
@@ -275,7 +261,7 @@ class SyncRun {
       datasetId,
       markets: this.source.markets,
       defaultMarket: this.source.defaultMarket,
-      listings: listings.map((entry) => entry.listing),
+      listings: forMarkets,
       log: this.log,
       feed: { ...this.deps.feed, signal: this.signal },
     });
@@ -284,6 +270,32 @@ class SyncRun {
     this.log.add('info', `Sync finished in ${seconds(started)} s: ${this.stats.added} added, ${this.stats.updated} updated, ${this.stats.archived} archived, ${this.stats.failed} failed, ${diff.unchanged} unchanged.`);
     await this.log.close();
     return this.stats;
+  }
+
+  /**
+   * The feed, read whole, against the dataset. The feed's listings are the largest thing a run
+   * holds (about 3 KB a product): past this call only the diff's queue holds the changed ones, let
+   * go round by round as they are queued, and the market prices the default market's, when the
+   * source has markets. A 25,000-product sync peaked about 30 MB lower for it (docs/performance.md).
+   */
+  private async diff(): Promise<{ diff: SyncDiff; forMarkets: Listing[] }> {
+    const { sourceId, datasetId } = this.ids;
+    const started = performance.now();
+    const feed = await this.fetch();
+    this.stats.retrieved = feed.retrieved;
+    this.log.add('info', `Read ${feed.retrieved} products in ${feed.pages} pages (${seconds(started)} s)${feed.repeated ? `; ${feed.repeated} repeated products dropped` : ''}.`);
+    if (feed.retrieved === 0) throw new RunFailure('The store returned no products, so nothing was changed. Check the endpoint, or whether the store is empty.', this.stats);
+    const parsed = parseEntries('products', feed.products, new URL(this.endpoint).origin);
+    for (const failure of parsed.failures) this.log.add('error', `Product ${failure.sku ?? `#${failure.index + 1}`} was not imported: ${failure.error}`, failure.sku);
+    this.stats.failed = parsed.failures.length;
+    const listings = parsed.listings.map((entry) => entry.listing);
+
+    const stored = await itemsBySku(this.deps.db, datasetId);
+    const diff = diffCatalogue(sourceId, datasetId, listings, stored, !feed.capped);
+    if (feed.capped) this.log.add('warn', `The store has more products than the ${feed.retrieved} a sync reads; nothing was archived this run.`);
+    this.heartbeat.progress = { phase: 'queueing', retrieved: feed.retrieved, toQueue: diff.queue.length };
+    await this.log.flush();
+    return { diff, forMarkets: this.source.markets.length ? listings : [] };
   }
 
   private async fetch(): Promise<FeedResult<unknown>> {
@@ -310,11 +322,14 @@ class SyncRun {
    * Queues in rounds through the item decider; returns how many new and changed products were not
    * queued (the store failed, or an upload queued the same listing first: the decider finds it unchanged).
    */
-  private async queue(entries: ReturnType<typeof diffCatalogue>['queue']): Promise<{ added: number; updated: number }> {
+  private async queue(entries: Array<SyncDiff['queue'][number] | undefined>): Promise<{ added: number; updated: number }> {
     const notQueued = { added: 0, updated: 0 };
-    for (let start = 0; start < entries.length; start += QUEUE_CHUNK) {
+    const total = entries.length;
+    for (let start = 0; start < total; start += QUEUE_CHUNK) {
       this.throwIfLost();
-      const chunk = entries.slice(start, start + QUEUE_CHUNK);
+      const chunk = entries.slice(start, start + QUEUE_CHUNK) as SyncDiff['queue'];
+      // A queued round's listings are in its events now: the run lets go of them.
+      entries.fill(undefined, start, start + QUEUE_CHUNK);
       this.wroteToCatalogue = true;
       const { outcomes } = await queueListings({ store: this.deps.eventStore, queue: this.deps.queue }, this.ids, chunk, this.meta());
       chunk.forEach((entry, i) => {
@@ -325,7 +340,7 @@ class SyncRun {
         this.stats.failed++;
         this.log.add('error', `Product ${entry.listing.sku} could not be queued; the next sync tries again.`, entry.listing.sku);
       });
-      this.heartbeat.progress = { phase: 'queueing', queued: start + chunk.length, toQueue: entries.length };
+      this.heartbeat.progress = { phase: 'queueing', queued: start + chunk.length, toQueue: total };
     }
     return notQueued;
   }
