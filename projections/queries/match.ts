@@ -46,7 +46,7 @@ export async function matchPieces(deps: SearchDeps, scope: MatchScope, pieces: r
             // The model's words lead its own family's search; the others are by colour name alone.
             query: i === 0 && piece.description ? piece.description : family,
             limit: PER_SEARCH,
-            filters: { slot: piece.slot, color_family: family },
+            filters: { slot: piece.slot, color_family: family, inStock: true },
           }),
         ),
       );

@@ -1,9 +1,10 @@
 // POST /v1/search through HTTP with the ingest worker running, on a small catalogue the test makes
 // itself: every field of document 3 §3, the scope rules, what the shopper's words do (family,
-// colour, length, price, size, gender), filters, products the shopper cannot buy coming last, and
-// the 422s.
+// colour, length, price, size, gender), filters, products the shopper cannot buy coming last among
+// the matches, and the 422s.
 import t, { type Test } from 'tap';
 import { searchResponse } from '../../api/routes/search.js';
+import { searchCatalogue, type SearchFilters } from '../../projections/queries/search/index.js';
 import { SearchMemory } from '../../projections/search-memory.js';
 import { sharedTestService, startTestService } from '../support/service.js';
 import { product, variant } from '../support/items.js';
@@ -144,6 +145,20 @@ t.test('a product the shopper cannot buy ranks after those they can among the th
     ['BOOT-BLACK', 'BOOT-BROWN'],
     'the pair whose size 42 is sold out comes after the one in stock',
   );
+});
+
+t.test('a look-up for the agent or match (filters.inStock) answers only what the shopper can buy, as many as asked', async (t) => {
+  const { service, org, dataset, settled } = await setUp(t);
+  await dataset('Main', 'https://acme.example.com', CATALOGUE);
+  await settled({ query: 'sneakers' }, 2);
+  const deps = { db: service.platform.database.db, memory: service.platform.search().memory, embedder: service.platform.search().embedder };
+  const look = (filters: SearchFilters) => searchCatalogue(deps, { organizationId: org.organizationId, query: 'white leather sneakers classic', limit: 2, filters });
+  const shown = (await look({})).results.map((r) => r.product.sku);
+  t.same(shown, ['SNEAKER-OK', 'SNEAKER-SOLD'], "a shopper's search shows the sold-out pair after the one in stock");
+  const buyable = (await look({ inStock: true })).results;
+  t.equal(buyable.length, 2, 'the sold-out pair takes no place');
+  t.equal(buyable[0]!.product.sku, 'SNEAKER-OK');
+  t.ok(buyable.every((r) => r.product.available), 'only what the shopper can buy');
 });
 
 t.test('filters narrow the results to the field values given', async (t) => {

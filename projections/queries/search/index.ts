@@ -35,6 +35,8 @@ export interface SearchFilters {
   onSale?: boolean;
   /** A size the shopper wears, as the words would name it ("M", "42"): only products offering it, those with it in stock first. Not part of POST /v1/search's body; the agent's lookup sets it. */
   size?: string;
+  /** Only products the shopper can buy (in `size`, when set). Not part of POST /v1/search's body: the agent's look-ups and match set it, so a sold-out product never takes the place of one they can show. */
+  inStock?: boolean;
 }
 
 export interface SearchRequest {

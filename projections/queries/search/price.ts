@@ -59,6 +59,7 @@ export async function priceInMarket(
       // A shopper who named a size can buy the product only if that size is in stock.
       const size = filters.size ?? words?.size;
       const available = offer.available && (!size || sizeInStock(offer.variants, size));
+      if (filters.inStock && !available) continue;
       if (available) buyable++;
       kept.push({ ...bySignal.get(doc.itemId)!, available });
     }

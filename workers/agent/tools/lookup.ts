@@ -104,7 +104,8 @@ async function browse(deps: Parameters<ToolHandler<'lookup_products'>>[1], filte
 
 export const lookupProducts: ToolHandler<'lookup_products'> = async (args, deps) => {
   requireCatalogue(deps);
-  const filters: SearchFilters = {};
+  // Only what the shopper can buy: the agent never shows the rest, so it must not fill the list.
+  const filters: SearchFilters = { inStock: true };
   const words: string[] = [];
   if (args.query) words.push(args.query);
   if (args.family) {
