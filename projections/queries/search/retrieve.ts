@@ -35,7 +35,7 @@ export interface Retrieved {
 export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; head: bigint | null }, query: string, filters: SearchFilters, understood: UnderstoodQuery, intent: RankingIntent): Promise<Retrieved> {
   const { datasetIds, head } = scope;
   const asked = docFilter(filters, understood);
-  const [memories, stemmed, queryVector] = await Promise.all([deps.memory.ready(datasetIds, head), stems(deps.db, [understood.terms, understood.boosts]), embedQuery(deps, query)]);
+  const [memories, stemmed, queryVector] = await Promise.all([deps.memory.ready(datasetIds, head), stems(deps.db, [understood.terms, understood.boosts]), embedQuery(deps, vectorText(query, understood))]);
   // Looked up once the memory is ready: a dataset loading meanwhile brings lexemes of its own.
   const [textTerms = [], boostTerms = []] = stemmed.map((words) => words.map((forms) => deps.memory.lexemeIds(forms)));
 
@@ -196,6 +196,11 @@ function attributeTests(intent: RankingIntent): AttributeTest[] {
   if (intent.patterns.length) tests.push({ keys: intent.patterns.map((pattern) => `pattern:${pattern}`), weight: W.pattern });
   if (intent.featureKeys.length) tests.push({ keys: intent.featureKeys.map((key) => `feature:${key}`), weight: W.feature });
   return tests;
+}
+
+/** What the vector leg looks for: the shopper's words, and with only occasion words among them ("athleisure"), what suits the occasion too, as the boost leg reads it. */
+export function vectorText(query: string, understood: UnderstoodQuery): string {
+  return understood.terms.length || !understood.boosts.length ? query : `${query} ${understood.boosts.join(' ')}`.slice(0, 1000);
 }
 
 const queryVectors = new Map<string, number[]>();
