@@ -101,9 +101,10 @@ async function child(task: 'sync' | 'upload'): Promise<void> {
   const datasetId = (await call('POST', '/v1/datasets', { name: 'Memory store', config: { storeUrl: 'https://memory.example.com' } })).datasetId as string;
   await call('PATCH', `/v1/datasets/${datasetId}/activate`);
 
-  // The idle reading once the RSS settles: PGlite's first start (initdb) can leave hundreds of MB
-  // that the OS takes back only seconds later, and a baseline read too soon made a load look free.
-  await settled();
+  // The idle reading once the RSS settles. Two PGlite children of one evening read 867 and 885 MB
+  // idle, twice the usual, and their loads then looked free; the cause is not known (an initdb done
+  // in this process, if its own process failed, keeps ~470 MB for good: infra/db/database.ts).
+  if (!(await settled())) console.error(`bench/memory.ts: the ${task} child's RSS did not settle in 10 s; its idle reading may be off`);
   const { rss: baseline, heapTotal: baselineHeap } = process.memoryUsage();
   let peak = process.memoryUsage();
   const sample = () => {
@@ -397,14 +398,15 @@ if (role === 'idle') await idleChild();
 else if (role === 'sync' || role === 'upload') await child(role);
 else if ((process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) || process.env.BENCH_MAIN) await main();
 
-/** After a full collection, until two readings 250 ms apart are within 2% of each other (10 s at most). */
-async function settled(): Promise<void> {
+/** After a full collection, until two readings 250 ms apart are within 2% of each other; false after 10 s without. */
+async function settled(): Promise<boolean> {
   global.gc?.();
   let last = process.memoryUsage().rss;
   for (const until = Date.now() + 10_000; Date.now() < until; ) {
     await sleep(250);
     const now = process.memoryUsage().rss;
-    if (Math.abs(now - last) <= last * 0.02) return;
+    if (Math.abs(now - last) <= last * 0.02) return true;
     last = now;
   }
+  return false;
 }

@@ -4,9 +4,10 @@
 // - `blend` (default): a weighted sum of normalised signals, led by attribute agreement, because
 //   a shopper's explicit "red dress" is better evidence than any text score;
 // - `rrf`: reciprocal rank fusion over the legs, kept to compare against (bench/search-quality.ts).
-// Whatever the fusion, the products that answer everything asked come first, and among them (and
-// among the looser matches) a product the shopper can buy ranks above every one they cannot, then
-// a product whose own name the shopper typed in full comes first (domain/search/names.ts). Pure.
+// Whatever the fusion, the products that are the thing asked for come first (`isAsked`), and among
+// them (and among the looser matches) a product the shopper can buy ranks above every one they
+// cannot, then a product whose own name the shopper typed in full comes first
+// (domain/search/names.ts). Pure.
 import { areNeighbours } from '../catalogue/colours.js';
 import type { ColorFamily } from '../catalogue/vocabulary.js';
 import type { UnderstoodQuery } from './understand.js';
@@ -155,23 +156,49 @@ export function isRelevant(intent: RankingIntent, c: CandidateSignals, bestSimil
 
 /**
  * Whether a candidate is the thing the shopper asked for: the garment named (its family, or its
- * slot when only the slot was named), for the gender named (or unisex); with neither named, every
- * checkable attribute in full, or with none of those every word of the text. A product found by its
- * name is. Sold-out products rank after the buyable ones among those that are, and before the
- * looser matches (a tee for "hoodie"): a keyword engine would not have found those at all, so "sold
- * out last" means last among the matches, and a shopper who asked for a blazer sees the store's
- * blazers, sold out, before its jackets and vests. Colour, material and the rest order the matches
- * among themselves, as the blend weighs them.
+ * slot when only the slot was named), for the gender named (or unisex). With no garment named,
+ * every other checkable attribute in full, for the gender named or unisex; with none of those
+ * either, every word of the text. A product found by its name is. A family that understanding only
+ * guessed from a word (a model name: "samba" reads as sneakers) counts as named: every sneaker is
+ * then the thing asked for. Sold-out products rank after the buyable ones among those that are,
+ * and before the looser matches (a tee for "hoodie"): a keyword engine would not have found those
+ * at all, so "sold out last" means last among the matches, and a shopper who asked for a blazer
+ * sees the store's blazers, sold out, before its jackets and vests. Colour, material and the rest
+ * order the garments asked for among themselves, as the blend weighs them.
  */
 export function isAsked(intent: RankingIntent, c: CandidateSignals, agreed: number | null): boolean {
   if (c.named) return true;
-  const garment = intent.families.length > 0 || intent.slot !== undefined;
-  if (garment || intent.gender) {
-    const garmentMet = intent.families.length ? intent.families.includes(c.family) : intent.slot === undefined || intent.slot === c.slot;
-    return garmentMet && (!intent.gender || c.gender === intent.gender || c.gender === 'unisex');
+  const genderMet = !intent.gender || c.gender === intent.gender || c.gender === 'unisex';
+  if (intent.families.length || intent.slot !== undefined) {
+    const garmentMet = intent.families.length ? intent.families.includes(c.family) : intent.slot === c.slot;
+    return garmentMet && genderMet;
   }
-  return agreed === null ? c.textCoverage >= 1 : agreed >= 1 - 1e-9;
+  if (!genderMet) return false;
+  const { gender, ...withoutGender } = intent;
+  const rest = gender ? agreement(withoutGender, c) : agreed;
+  if (rest !== null) return rest >= 1 - 1e-9;
+  return !intent.hasTerms || c.textCoverage >= 1;
 }
+
+/**
+ * The first ranking (every candidate counted as available) again, now that pricing said which the
+ * shopper can buy: the same scores and tiers, only availability changed. Scoring again over the
+ * kept candidates alone would rescale the text and boost signals and could order them otherwise
+ * than pricing went through them.
+ */
+export function withAvailability(ranked: readonly Ranked[], available: ReadonlyMap<string, boolean>): Ranked[] {
+  return ranked
+    .filter((r) => available.has(r.itemId))
+    .map((r) => ({ ...r, available: available.get(r.itemId)! }))
+    .sort(byTierThenScore);
+}
+
+const byTierThenScore = (a: Ranked, b: Ranked): number =>
+  Number(b.answers) - Number(a.answers) ||
+  Number(b.available) - Number(a.available) ||
+  Number(b.named) - Number(a.named) ||
+  b.score - a.score ||
+  (a.itemId < b.itemId ? -1 : 1);
 
 export function rank(intent: RankingIntent, candidates: readonly CandidateSignals[], fusion: Fusion = 'blend'): Ranked[] {
   const maxText = Math.max(0, ...candidates.map((c) => c.textRank));
@@ -195,14 +222,7 @@ export function rank(intent: RankingIntent, candidates: readonly CandidateSignal
     }
     return { itemId: c.itemId, score: round(score), available: c.available, named: c.named === true, answers: isAsked(intent, c, agreed) };
   });
-  return scored.sort(
-    (a, b) =>
-      Number(b.answers) - Number(a.answers) ||
-      Number(b.available) - Number(a.available) ||
-      Number(b.named) - Number(a.named) ||
-      b.score - a.score ||
-      (a.itemId < b.itemId ? -1 : 1),
-  );
+  return scored.sort(byTierThenScore);
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;

@@ -2,7 +2,7 @@
 // signals follow; among the products that are what the shopper asked for, and among the looser
 // matches, an unavailable product never ranks above an available one.
 import t from 'tap';
-import { agreement, isAsked, isRelevant, rank, type CandidateSignals, type RankingIntent } from '../../domain/search/rank.js';
+import { agreement, isAsked, isRelevant, rank, withAvailability, type CandidateSignals, type RankingIntent } from '../../domain/search/rank.js';
 
 const intent = (asked: Partial<RankingIntent> = {}): RankingIntent => ({ families: [], colours: [], materials: [], patterns: [], featureKeys: [], hasBoosts: false, hasTerms: true, ...asked });
 const candidate = (itemId: string, fields: Partial<CandidateSignals> = {}): CandidateSignals => ({
@@ -70,6 +70,37 @@ t.test('given what makes a product the thing asked for', async (t) => {
   t.ok(isAsked(intent(), candidate('x', { textCoverage: 1 }), null), 'with nothing checkable, every word');
   t.notOk(isAsked(intent(), candidate('x', { textCoverage: 0.5 }), null));
   t.ok(isAsked(intent({ families: ['skirt'] }), candidate('x', { named: true }), 0), 'found by its own name');
+  // A gender with no garment ("women's red"): every other attribute still counts, unisex is the gender's.
+  const womensRed = intent({ gender: 'womens', colours: ['red'] });
+  t.ok(isAsked(womensRed, candidate('x', { gender: 'womens' }), 1), "women's red");
+  t.ok(isAsked(womensRed, candidate('x', { gender: 'unisex' }), 0.87), 'unisex red');
+  t.notOk(isAsked(womensRed, candidate('x', { colorFamily: 'blue', colors: ['blue'] }), 0.43), "women's blue is a looser match");
+  t.notOk(isAsked(womensRed, candidate('x', { gender: 'mens' }), 0.57), "men's red is not");
+  t.ok(isAsked(intent({ gender: 'womens', hasTerms: false }), candidate('x', { textCoverage: 0 }), 1), "only \"women's\": every women's product");
+  t.notOk(isAsked(intent({ gender: 'womens' }), candidate('x', { textCoverage: 0.5 }), 1), "\"women's nike\": the words still count");
+});
+
+t.test("given women's red asked for, then a sold-out red piece ranks before a blue one the shopper can buy", async (t) => {
+  const asked = intent({ gender: 'womens', colours: ['red'] });
+  const ranked = rank(asked, [
+    candidate('blue', { colorFamily: 'blue', colors: ['blue'], textRank: 0.9, similarity: 0.9 }),
+    candidate('red-sold-out', { available: false }),
+    candidate('red', { textRank: 0.05, similarity: 0.1 }),
+  ]);
+  t.same(ranked.map((r) => r.itemId), ['red', 'red-sold-out', 'blue']);
+});
+
+t.test('given pricing said which are available, then the first ranking keeps its scores and tiers and only availability moves', async (t) => {
+  const asked = intent({ families: ['sneaker'] });
+  const first = rank(asked, [
+    candidate('a', { family: 'sneaker', textRank: 0.9, similarity: 0.9 }),
+    candidate('b', { family: 'sneaker', textRank: 0.5, similarity: 0.5 }),
+    candidate('boot', { family: 'boot', textRank: 0.9, similarity: 0.9 }),
+    candidate('dropped', { family: 'sneaker', textRank: 0.7, similarity: 0.7 }),
+  ]);
+  const after = withAvailability(first, new Map([['a', false], ['b', true], ['boot', true]]));
+  t.same(after.map((r) => r.itemId), ['b', 'a', 'boot'], 'the sold-out sneaker after the buyable one, before the boot; one the offer filters dropped is gone');
+  t.same(after.map((r) => r.score), ['b', 'a', 'boot'].map((id) => first.find((r) => r.itemId === id)!.score), 'the first ranking\'s scores');
 });
 
 t.test('given only occasion words ("athleisure"), then what suits the occasion leads over what the vector leg finds near the word', async (t) => {

@@ -276,7 +276,8 @@ class SyncRun {
    * The feed, read whole, against the dataset. The feed's listings are the largest thing a run
    * holds (about 3 KB a product): past this call only the diff's queue holds the changed ones, let
    * go round by round as they are queued, and the market prices the default market's, when the
-   * source has markets. A 25,000-product sync peaked about 30 MB lower for it (docs/performance.md).
+   * source has markets. A 25,000-product sync peaked 13 to 33 MB lower for it alone, and far lower
+   * with the heap's growing factor (docs/performance.md, Memory).
    */
   private async diff(): Promise<{ diff: SyncDiff; forMarkets: Listing[] }> {
     const { sourceId, datasetId } = this.ids;
@@ -321,15 +322,15 @@ class SyncRun {
   /**
    * Queues in rounds through the item decider; returns how many new and changed products were not
    * queued (the store failed, or an upload queued the same listing first: the decider finds it unchanged).
+   * Empties `entries` as it goes.
    */
-  private async queue(entries: Array<SyncDiff['queue'][number] | undefined>): Promise<{ added: number; updated: number }> {
+  private async queue(entries: SyncDiff['queue']): Promise<{ added: number; updated: number }> {
     const notQueued = { added: 0, updated: 0 };
     const total = entries.length;
-    for (let start = 0; start < total; start += QUEUE_CHUNK) {
+    for (let start = 0; entries.length; start += QUEUE_CHUNK) {
       this.throwIfLost();
-      const chunk = entries.slice(start, start + QUEUE_CHUNK) as SyncDiff['queue'];
-      // A queued round's listings are in its events now: the run lets go of them.
-      entries.fill(undefined, start, start + QUEUE_CHUNK);
+      // Taken off the diff's queue: once queued, a round's listings are in its events, and the run lets go of them.
+      const chunk = entries.splice(0, QUEUE_CHUNK);
       this.wroteToCatalogue = true;
       const { outcomes } = await queueListings({ store: this.deps.eventStore, queue: this.deps.queue }, this.ids, chunk, this.meta());
       chunk.forEach((entry, i) => {

@@ -6,15 +6,15 @@
 //   4. rank           relevance among what was found (domain/search/rank.ts), every candidate
 //                     counted as available;
 //   5. price.ts       priced in the shopper's market in that order until `limit` buyable products
-//                     are found, the offer filters applied (price, sale, stock, size), then ranked
-//                     again with what each offer says of stock;
+//                     are found, the offer filters applied (price, sale, stock, size), then put in
+//                     the same order again with what each offer says of stock (`withAvailability`);
 //   6. answer.ts      the page: the bodies the memory holds with their offers, and the answer's market.
 import type { Kysely } from 'kysely';
 import type { Gender } from '../../../domain/catalogue/vocabulary.js';
 import type { DatasetItemBody } from '../../../domain/item/record.js';
 import type { PricedProduct } from '../../../domain/pricing/index.js';
 import { understandQuery } from '../../../domain/search/index.js';
-import { isRelevant, rank, rankingIntent, type Fusion } from '../../../domain/search/rank.js';
+import { isRelevant, rank, rankingIntent, withAvailability, type Fusion } from '../../../domain/search/rank.js';
 import type { Embedder } from '../../../infra/models/port.js';
 import type { SearchMemory } from '../../search-memory.js';
 import { answer } from './answer.js';
@@ -84,6 +84,6 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const relevant = found.signals.filter((signal) => isRelevant(intent, signal, found.bestSimilarity));
   const byRelevance = rank(intent, relevant, fusion);
   const priced = await priceInMarket(deps, byRelevance, { ...found, signals: relevant }, { country, limit: request.limit, filters, understood });
-  const ranked = rank(intent, priced.kept, fusion).slice(0, request.limit);
+  const ranked = withAvailability(byRelevance, new Map(priced.kept.map((kept) => [kept.itemId, kept.available]))).slice(0, request.limit);
   return answer(deps, ranked, priced, found.docOf, market);
 }

@@ -2,8 +2,8 @@
 // put them (every candidate counted as available), a batch at a time, until `limit` products the
 // shopper can buy are found: pricing is the costly part (each candidate's variants parsed, read
 // from the read model once where a restored dataset lacks them, the sources' markets and a foreign
-// market's rows read from the database), and a product priced later can only rank lower among its
-// kind. The offer filters (filter.ts) apply here.
+// market's rows read from the database), and a product priced later can only rank lower within its
+// tier (domain/search/rank.ts). The offer filters (filter.ts) apply here.
 import type { Kysely } from 'kysely';
 import type { ListingVariant } from '../../../domain/catalogue/product-input.js';
 import type { PricedProduct, PricingSource } from '../../../domain/pricing/index.js';

@@ -22,7 +22,7 @@ import { toShown } from './catalogue.js';
 import { requireCatalogue, ToolError, type ToolHandler } from './context.js';
 
 const DEFAULT_LIMIT = 10;
-/** Results asked of search beyond the limit: the excluded and the unavailable are dropped after. */
+/** Results asked of search beyond the limit: the excluded, and those not in stock in the size named, are dropped after (search leaves out the rest of what the shopper cannot buy). */
 const SLACK = 12;
 const GENDER_WORDS = { mens: 'mens', womens: 'womens', unisex: 'unisex' } as const;
 
