@@ -61,7 +61,7 @@ t.test('given a sync that read a store’s markets, each item’s context prices
   }))).execute();
 
   const log = new SyncLogWriter(db, randomUUID());
-  await readMarkets({ db, sourceId, datasetId, markets, defaultMarket: 'ca', listings, log, feed: { outbound: localStores, maxAttempts: 1, retryBaseMs: 1 } });
+  await readMarkets({ db, sourceId, datasetId, markets, defaultMarket: 'ca', skus: new Set(listings.map((listing) => listing.sku)), listings, log, feed: { outbound: localStores, maxAttempts: 1, retryBaseMs: 1 } });
 
   const stored = (sku: string): StoredProduct => {
     const listing = listings.find((entry) => entry.sku === sku)!;

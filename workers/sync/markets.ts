@@ -19,7 +19,9 @@ interface MarketRun {
   datasetId: string;
   markets: readonly Market[];
   defaultMarket: string | null;
-  /** The default market's listings, from the source's own feed. */
+  /** The skus of the source's own feed: a market feed is read for these products' prices only. */
+  skus: ReadonlySet<string>;
+  /** The default market's listings, from the source's own feed (none without a default market). */
   listings: readonly Listing[];
   log: SyncLogWriter;
   feed: FeedOptions<unknown>;
@@ -27,7 +29,7 @@ interface MarketRun {
 
 export async function readMarkets(run: MarketRun): Promise<void> {
   if (!run.markets.length) return;
-  const inCatalogue = new Set(run.listings.map((listing) => listing.sku));
+  const inCatalogue = run.skus;
   const byHandle = new Map(run.markets.map((market) => [market.handle, market]));
   const defaultMarket = run.defaultMarket ? byHandle.get(run.defaultMarket) : undefined;
   if (defaultMarket) await storePrices(run, defaultMarket, run.listings);

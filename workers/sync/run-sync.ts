@@ -261,7 +261,7 @@ class SyncRun {
       datasetId,
       markets: this.source.markets,
       defaultMarket: this.source.defaultMarket,
-      listings: forMarkets,
+      ...forMarkets,
       log: this.log,
       feed: { ...this.deps.feed, signal: this.signal },
     });
@@ -276,10 +276,10 @@ class SyncRun {
    * The feed, read whole, against the dataset. The feed's listings are the largest thing a run
    * holds (about 3 KB a product): past this call only the diff's queue holds the changed ones, let
    * go round by round as they are queued, and the market prices the default market's, when the
-   * source has markets. A 25,000-product sync peaked 13 to 33 MB lower for it alone, and far lower
+   * source has one (other markets need only the skus). A 25,000-product sync peaked 13 to 33 MB lower for it alone, and far lower
    * with the heap's growing factor (docs/performance.md, Memory).
    */
-  private async diff(): Promise<{ diff: SyncDiff; forMarkets: Listing[] }> {
+  private async diff(): Promise<{ diff: SyncDiff; forMarkets: { skus: ReadonlySet<string>; listings: Listing[] } }> {
     const { sourceId, datasetId } = this.ids;
     const started = performance.now();
     const feed = await this.fetch();
@@ -296,7 +296,9 @@ class SyncRun {
     if (feed.capped) this.log.add('warn', `The store has more products than the ${feed.retrieved} a sync reads; nothing was archived this run.`);
     this.heartbeat.progress = { phase: 'queueing', retrieved: feed.retrieved, toQueue: diff.queue.length };
     await this.log.flush();
-    return { diff, forMarkets: this.source.markets.length ? listings : [] };
+    const { markets, defaultMarket } = this.source;
+    const forMarkets = { skus: new Set(markets.length ? listings.map((listing) => listing.sku) : []), listings: markets.length && defaultMarket ? listings : [] };
+    return { diff, forMarkets };
   }
 
   private async fetch(): Promise<FeedResult<unknown>> {
