@@ -10,14 +10,14 @@
 // - A heap growing factor of 1.25 unless one is given (--heap-growing-percent): after each full
 //   collection V8 lets the heap grow to twice what survived before it collects again, and a sync's
 //   peak is mostly that slack; at 1.25 a 25,000-product sync peaked about 85 MB lower alone, 110
-//   with the sync letting go of its listings, in the same time. Node refuses the flag in
-//   NODE_OPTIONS, so an operator's goes on the command line. A full collection marks concurrently, so collecting more often costs the search little
-//   (docs/performance.md, Memory).
+//   with the sync letting go of its listings, in the same time. A full collection marks
+//   concurrently, so collecting more often costs the search little (docs/performance.md, Memory).
+//   Node refuses the flag in NODE_OPTIONS, so an operator's goes on the command line.
 
 const HEAP_FLAG = /--max-old-space-size|--max-heap-size/;
 const GROWING_FLAG = /--heap-growing-percent/;
 /** Percent the heap may grow past what a full collection left alive before the next one. */
-export const HEAP_GROWING_PERCENT = 25;
+const HEAP_GROWING_PERCENT = 25;
 
 /**
  * The node flags and environment to start again with, or null when there is nothing to add.
