@@ -46,8 +46,13 @@ t.test('an event whose transaction commits late is delivered before anything app
   } finally {
     client.release();
   }
-  t.ok(await collector.until(2, 5_000));
+  // The integration suite shares one server, and any transaction still open anywhere on it holds
+  // both events back (docs/operations.md, "The oldest transaction on the server"): a parallel test's
+  // long write can take seconds on a slow machine. So the bound only stops a hang; the order is
+  // what this test is about.
+  const arrived = await collector.until(2, 60_000);
   const seen = await collector.stop();
+  t.ok(arrived, `both events arrived (got ${seen.map((e) => e.type).join(', ') || 'none'})`);
   t.same(seen.map((e) => e.type), ['Late', 'Early'], 'the late commit comes first: its position is lower');
-  t.ok(comparePositions(seen[0]!.position, seen[1]!.position) < 0);
+  if (seen.length === 2) t.ok(comparePositions(seen[0]!.position, seen[1]!.position) < 0, 'in position order');
 });
