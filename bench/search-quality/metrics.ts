@@ -44,7 +44,8 @@ export function mean(values: ReadonlyArray<number | null>): number | null {
 export interface QueryScore {
   id: string;
   type: string;
-  ndcg10: number;
+  /** Null where there is nothing to find (see the buyable view): left out of averages, as recall is. */
+  ndcg10: number | null;
   recall20: number | null;
 }
 

@@ -18,7 +18,7 @@ const datasets = new Map([
 ]);
 const index = new ProductIndex();
 index.add(WOVEN, datasets.get(WOVEN)!, [{ id: 101, title: 'Long Black Button Dress' }, { id: 102, title: 'Short Dress' }, { id: 103, title: 'Maxi' }]);
-index.add(EGN, datasets.get(EGN)!, [{ id: 201, title: 'Boot' }]);
+index.add(EGN, datasets.get(EGN)!, [{ id: 201, title: 'Boot' }, { id: 202, title: 'Sold Out Boot', variants: [{ available: false }] }]);
 const itemOf = (feed: string, id: number) => itemIdFor(datasets.get(feed)!, String(id));
 
 const similar: JudgedQuery = {
@@ -83,6 +83,13 @@ t.test('scoring an answer', async (t) => {
     t.same(scored.top.map((r) => [r.name, r.grade]), [['Boot', 0], ['Unknown', 0], ['Maxi', 2]]);
     t.equal(scored.recall20, 0.5, '103 found, 102 not');
     t.ok(Math.abs(scored.ndcg10 - 3 / 2 / (7 + 3 / Math.log2(3))) < 1e-9, 'grade 2 at rank 3 over the ideal 3, 2');
+  });
+  t.test('given every relevant product sold out, when scored, then the buyable view has nothing to find: null, not 0', async (t) => {
+    const stub = await stubSearch(t, [{ itemId: itemOf(EGN, 202), datasetId: datasets.get(EGN)! }]);
+    const soldOut: JudgedQuery = { id: 'sold-out', type: 'garment', text: 'boot', judgements: [{ feed: EGN, id: '202', grade: 3, why: 'a' }] };
+    const scored = await scoreQuery({ baseUrl: stub.baseUrl, publicKey: 'k' }, soldOut, { datasets, index });
+    t.same([scored.ndcg10, scored.recall20], [1, 1], 'found, as the judgements have it');
+    t.same(scored.buyable, { ndcg10: null, recall20: null }, 'left out of the buyable averages');
   });
 });
 
