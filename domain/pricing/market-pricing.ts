@@ -136,6 +136,16 @@ export function marketForCountry(markets: readonly Market[], country: string | n
   return markets.find((market) => market.countries.some((entry) => entry.toUpperCase() === code)) ?? null;
 }
 
+/**
+ * Whether the shopper pays the item's stored price whatever its market rows say: only a market of
+ * the source's own that is not its default can price it otherwise (choosePriceList below).
+ */
+export function paysStoredPrice(country: string | null, source: PricingSource | null): boolean {
+  if (normaliseCountry(country) === null || !source || !source.markets.length) return true;
+  const market = marketForCountry(source.markets, country);
+  return !market || market.handle === resolveDefaultMarket(source.markets, source.defaultMarket);
+}
+
 type Choice =
   | { kind: 'exact'; market: string; row: MarketPriceRow | null }
   | { kind: 'fallback'; reason: MarketFallback; soldThere: boolean };

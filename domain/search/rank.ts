@@ -9,6 +9,7 @@
 // cannot, then a product whose own name the shopper typed in full comes first
 // (domain/search/names.ts). Pure.
 import { areNeighbours } from '../catalogue/colours.js';
+import { nearFamilies } from '../catalogue/taxonomy/index.js';
 import type { ColorFamily } from '../catalogue/vocabulary.js';
 import type { UnderstoodQuery } from './understand.js';
 
@@ -19,6 +20,8 @@ export type Leg = 'text' | 'boost' | 'attributes' | 'vector';
 export interface RankingIntent {
   slot?: string;
   families: readonly string[];
+  /** The families near those named (a hoodie for "sweatshirt"): the next best thing, never the thing asked for. */
+  nearFamilies: readonly string[];
   colours: readonly ColorFamily[];
   materials: readonly string[];
   patterns: readonly string[];
@@ -37,6 +40,7 @@ export function rankingIntent(understood: UnderstoodQuery): RankingIntent {
   return {
     ...(understood.slot ? { slot: understood.slot } : {}),
     families: understood.families,
+    nearFamilies: [...new Set(understood.families.flatMap((family) => nearFamilies(family)))].filter((family) => !understood.families.includes(family)),
     colours: understood.colours,
     materials: understood.materials,
     patterns: understood.patterns,
@@ -81,8 +85,12 @@ export interface Ranked {
   answers: boolean;
 }
 
-/** What each attribute the shopper named weighs: in ranking (agreement) and in retrieval (the attribute leg) alike. */
-export const ATTRIBUTE_WEIGHTS = { family: 3, slot: 1, colour: 2, material: 2, pattern: 1, fit: 0.5, feature: 1, gender: 1.5 } as const;
+/**
+ * What each attribute the shopper named weighs: in ranking (agreement) and in retrieval (the
+ * attribute leg) alike. A near family (taxonomy/near.ts) earns part of the family's weight; any
+ * other family of the slot named, less.
+ */
+export const ATTRIBUTE_WEIGHTS = { family: 3, nearFamily: 1.5, otherFamilyOfSlot: 0.9, slot: 1, colour: 2, material: 2, pattern: 1, fit: 0.5, feature: 1, gender: 1.5 } as const;
 const BLEND = { agreement: 0.5, text: 0.25, vector: 0.15, boost: 0.1 };
 const RRF_K = 60;
 const TEXT_MIX = { coverage: 0.6, rank: 0.4 };
@@ -94,7 +102,8 @@ export function agreement(intent: RankingIntent, c: CandidateSignals): number | 
   if (intent.families.length) {
     asked += ATTRIBUTE_WEIGHTS.family;
     if (intent.families.includes(c.family)) met += ATTRIBUTE_WEIGHTS.family;
-    else if (intent.slot && intent.slot === c.slot) met += ATTRIBUTE_WEIGHTS.family * 0.3;
+    else if (intent.nearFamilies.includes(c.family)) met += ATTRIBUTE_WEIGHTS.nearFamily;
+    else if (intent.slot && intent.slot === c.slot) met += ATTRIBUTE_WEIGHTS.otherFamilyOfSlot;
   } else if (intent.slot) {
     asked += ATTRIBUTE_WEIGHTS.slot;
     if (intent.slot === c.slot) met += ATTRIBUTE_WEIGHTS.slot;

@@ -111,10 +111,15 @@ export async function loadPricingContext(db: Kysely<any>, items: readonly Pricin
 
 /** The sources feeding these datasets, as pricing reads them (the shopper's currency is their market's for the country). */
 export async function datasetPricingSources(db: Kysely<any>, datasetIds: readonly string[]): Promise<PricingSource[]> {
+  return [...(await datasetPricingSourcesById(db, datasetIds)).values()];
+}
+
+/** The same by source id. */
+export async function datasetPricingSourcesById(db: Kysely<any>, datasetIds: readonly string[]): Promise<Map<string, PricingSource>> {
   const ids = datasetIds.filter(isUuid);
-  if (!ids.length) return [];
+  if (!ids.length) return new Map();
   const rows = await db.selectFrom('data_sources').select('source_id').where('dataset_id', 'in', ids).execute();
-  return [...(await loadSources(db, rows.map((row) => String(row.source_id)))).values()];
+  return loadSources(db, rows.map((row) => String(row.source_id)));
 }
 
 /** A stored listing priced for the shopper's country with the context loaded above (none: the stored prices). */

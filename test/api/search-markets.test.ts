@@ -147,6 +147,8 @@ t.test('search prices every product in the shopper’s market, or says why the d
     t.same(await skus('linen dress under 55 €'), ['7003 80 CAD']);
     // In the US market the wrap dress is 80 USD and the shirt dress 70: 100 CAD is about 72 USD.
     t.same((await skus('linen dress under 100 cad', 'US')).filter((line) => line.endsWith('USD')), ['7002 70 USD']);
+    // Stored at 100 CAD, 80 USD in the US: the US shopper's budget reads the US price, not the stored one.
+    t.ok((await skus('linen dress under 85', 'US')).includes('7001 80 USD'), 'the wrap dress is within 85 in the US');
     // A budget with no currency named is the answer's own.
     t.same(await skus('linen dress under 95'), ['7002 90 CAD', '7003 80 CAD']);
   });

@@ -34,10 +34,10 @@ const setUp = async (t: Test, { own = false } = {}) => {
     const datasetId = (await call('POST', '/v1/datasets', { name, config: { storeUrl, currency: 'EUR' } })).json().datasetId as string;
     await call('PATCH', `/v1/datasets/${datasetId}/activate`);
     t.equal((await call('POST', `/v1/datasets/${datasetId}/items/upload`, { items })).statusCode, 202);
-    const until = Date.now() + 60_000;
+    const until = Date.now() + 60_000 + 500 * items.length;
     for (;;) {
-      const { items: live } = (await call('GET', `/v1/datasets/${datasetId}/items?limit=200`)).json();
-      if (live.length === items.length) break;
+      const { pagination } = (await call('GET', `/v1/datasets/${datasetId}/items?limit=1`)).json();
+      if (pagination.total === items.length) break;
       if (Date.now() > until) throw new Error('items not processed');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -145,6 +145,35 @@ t.test('a product the shopper cannot buy ranks after those they can among the th
     ['BOOT-BLACK', 'BOOT-BROWN'],
     'the pair whose size 42 is sold out comes after the one in stock',
   );
+});
+
+t.test('the next best thing: a near family after the family asked for and before the rest of its slot', async (t) => {
+  const { dataset, settled, search } = await setUp(t);
+  await dataset('Main', 'https://acme.example.com', [
+    product('SWEAT-GREY', 'Grey Crewneck Sweatshirt', 'Sweatshirts', 45, [variant('SG-M', 'M', 45)]),
+    product('HOODIE-BLACK', 'Black Pullover Hoodie', 'Hoodies', 50, [variant('HB-M', 'M', 50)]),
+    product('BLOUSE-SILK', 'Ivory Silk Blouse', 'Blouses', 70, [variant('BS-M', 'M', 70)]),
+    product('JOGGER-GREY', 'Grey Fleece Joggers', 'Joggers', 40, [variant('JG-M', 'M', 40)]),
+    product('TROUSER-CHINO', 'Navy Chino Trousers', 'Trousers', 60, [variant('TC-M', 'M', 60)]),
+    product('SHORTS-DENIM', 'Denim Shorts', 'Shorts', 35, [variant('SD-M', 'M', 35)]),
+  ]);
+  await settled({ query: 'sweatshirt' }, 3);
+  t.same(skus(await search({ query: 'sweatshirt' })), ['SWEAT-GREY', 'HOODIE-BLACK', 'BLOUSE-SILK'], 'a hoodie is nearer a sweatshirt than a blouse is');
+  t.same(skus(await search({ query: 'joggers' })), ['JOGGER-GREY', 'TROUSER-CHINO', 'SHORTS-DENIM'], 'trousers are nearer joggers than shorts are');
+});
+
+t.test('a budget holds while retrieving: every match within it is found, however many matches are over it', async (t) => {
+  const { service, dataset, search } = await setUp(t);
+  // More sneakers over the budget than a retrieval leg keeps (120), the few within it among them.
+  const over = Array.from({ length: 260 }, (_, i) => product(`SNK-${i}`, `Court Sneakers No. ${i}`, 'Sneakers', 150, [variant(`SNK-${i}-42`, '42', 150)]));
+  const within = Array.from({ length: 6 }, (_, i) => product(`CHEAP-${i}`, `Court Sneakers Basic ${i}`, 'Sneakers', 40, [variant(`CHEAP-${i}-42`, '42', 40)]));
+  await dataset('Sneakers', 'https://sneakers.example.com', [...over, ...within]);
+  // Every item processed; then the search read model has them all (search reads it, not the item list).
+  await service.platform.projections.waitFor((await service.platform.eventStore.committedHead())!, ['search_index'], 60_000);
+  const found = skus(await search({ query: 'sneakers under 50', limit: 20 }));
+  t.same([...found].sort(), within.map((p) => p.sku).sort(), 'the six within the budget, and only they');
+  const filtered = skus(await search({ query: 'sneakers', limit: 20, filters: { maxPrice: 50 } }));
+  t.same([...filtered].sort(), within.map((p) => p.sku).sort(), 'the same with the filter');
 });
 
 t.test('a look-up for the agent or match (filters.inStock) answers only what the shopper can buy, as many as asked', async (t) => {

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { agreement, isAsked, isRelevant, rank, withAvailability, type CandidateSignals, type RankingIntent } from '../../domain/search/rank.js';
 
-const intent = (asked: Partial<RankingIntent> = {}): RankingIntent => ({ families: [], colours: [], materials: [], patterns: [], featureKeys: [], hasBoosts: false, hasTerms: true, ...asked });
+const intent = (asked: Partial<RankingIntent> = {}): RankingIntent => ({ families: [], nearFamilies: [], colours: [], materials: [], patterns: [], featureKeys: [], hasBoosts: false, hasTerms: true, ...asked });
 const candidate = (itemId: string, fields: Partial<CandidateSignals> = {}): CandidateSignals => ({
   itemId,
   legs: { text: 0 },
@@ -145,4 +145,18 @@ t.test('given a product whose name the shopper typed in full, then it leads thos
   }
   t.ok(isRelevant(asked, candidate('named', { family: 'skirt', colorFamily: 'white', colors: ['white'], legs: {}, similarity: 0, named: true }), 0.9), 'found by its name alone');
   t.notOk(isRelevant(asked, candidate('other', { family: 'skirt', colorFamily: 'white', colors: ['white'], legs: { vector: 9 }, similarity: 0 }), 0.9));
+});
+
+t.test('given a sweatshirt asked for, then a near family (a hoodie) ranks after every sweatshirt, the sold-out one included, and before the rest of the slot', async (t) => {
+  const asked = intent({ slot: 'top', families: ['sweatshirt'], nearFamilies: ['hoodie', 'sweater'] });
+  const ranked = rank(asked, [
+    candidate('blouse', { slot: 'top', family: 'blouse', textRank: 0, textCoverage: 0, similarity: 0.6 }),
+    candidate('hoodie', { slot: 'top', family: 'hoodie', textRank: 0, textCoverage: 0, similarity: 0.2 }),
+    candidate('sold-out', { slot: 'top', family: 'sweatshirt', available: false }),
+    candidate('sweatshirt', { slot: 'top', family: 'sweatshirt' }),
+  ]);
+  t.same(ranked.map((r) => r.itemId), ['sweatshirt', 'sold-out', 'hoodie', 'blouse']);
+  t.notOk(ranked.find((r) => r.itemId === 'hoodie')!.answers, 'a near family is not the thing asked for');
+  t.equal(agreement(asked, candidate('h', { slot: 'top', family: 'hoodie' })), 0.5);
+  t.equal(agreement(asked, candidate('b', { slot: 'top', family: 'blouse' })), 0.3);
 });

@@ -165,6 +165,9 @@ export const NOT_A_FAMILY: readonly string[] = list(
  * Words elsewhere in the same run that make a generic family specific: "Formal Black Shoes" are
  * formal shoes, "Running Shoes" sneakers, "Laptop Bag" a laptop bag.
  */
+/** A slot's catch-all family: the labeller gives it when a listing names only the slot ("shoes", a bag of no kind); it yields to any named family of its slot. */
+export const GENERIC_FAMILIES: ReadonlySet<string> = new Set(['shoe', 'bag', 'top', 'accessory', 'lingerie']);
+
 export const SPECIALISERS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   shoe: {
     formal: 'formal shoe', dress: 'formal shoe', office: 'formal shoe', oxford: 'formal shoe', derby: 'formal shoe', brogue: 'formal shoe', leather: 'formal shoe',

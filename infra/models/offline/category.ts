@@ -1,7 +1,7 @@
 // Slot and family from the listing's words. Each family cue scores its field's weight; in a title
 // or product type the last cue of a run is the head noun ("Oxford Shirt Dress" is a dress) and
 // counts most. The slot is the one whose families score most in all; the family, its best.
-import { familyCues, SPECIALISERS, type FamilyCue } from '../../../domain/catalogue/taxonomy/index.js';
+import { familyCues, GENERIC_FAMILIES, SPECIALISERS, type FamilyCue } from '../../../domain/catalogue/taxonomy/index.js';
 import type { Listing } from '../../../domain/catalogue/product-input.js';
 import type { Slot } from '../../../domain/catalogue/vocabulary.js';
 import type { TextField } from './listing-text.js';
@@ -71,7 +71,7 @@ export function decideCategory(listing: Listing, fields: TextField[]): Category 
     entries.filter(({ cue }) => slots.includes(cue.slot) && !isGeneric(cue)).sort((a, b) => b.score - a.score)[0];
   let slot = best[0];
   let family = entries.filter(({ cue }) => cue.slot === slot).sort((a, b) => b.score - a.score)[0]!.cue.family;
-  if (GENERIC.has(family)) {
+  if (GENERIC_FAMILIES.has(family)) {
     const specific = named(slot === 'accessory' ? UMBRELLA : [slot]);
     if (specific) [slot, family] = [specific.cue.slot, specific.cue.family];
   }
@@ -86,9 +86,8 @@ function bump(scores: Map<string, { cue: FamilyCue; score: number }>, cue: Famil
   scores.set(key, entry);
 }
 
-const GENERIC = new Set(['shoe', 'bag', 'top', 'accessory', 'lingerie']);
 const UMBRELLA: readonly Slot[] = ['accessory', 'bag', 'headwear', 'hosiery', 'jewellery', 'eyewear'];
-const isGeneric = (cue: FamilyCue) => GENERIC.has(cue.family);
+const isGeneric = (cue: FamilyCue) => GENERIC_FAMILIES.has(cue.family);
 
 const APPAREL_WORDS = /\b(kidswear|menswear|womenswear|babywear|childrenswear|apparel|clothing|clothes|garment|outfit)\b/i;
 const SHOE_AXIS = /shoe|footwear|\b(eu|us|uk)\s*size/i;

@@ -7,9 +7,16 @@ import { variantHasSize } from '../../../domain/search/sizes.js';
 import type { MemoryDoc } from '../../search-memory.js';
 import type { SearchFilters } from './index.js';
 
-/** The request's filters and the gender and age the words named (none for null), as a test of a doc. */
-export function docFilter(filters: SearchFilters, understood: UnderstoodQuery | null): (doc: MemoryDoc) => boolean {
+/**
+ * The request's filters and the gender and age the words named (none for null), as a test of a
+ * doc; with `paysStored`, the price bounds too, on the docs whose stored price is the one the
+ * shopper pays (the rest are judged once priced).
+ */
+export function docFilter(filters: SearchFilters, understood: UnderstoodQuery | null, paysStored?: (doc: MemoryDoc) => boolean): (doc: MemoryDoc) => boolean {
   const tests: Array<(doc: MemoryDoc) => boolean> = [];
+  // Judged while retrieving, a budget keeps each leg's best within it: after the cut, "sneakers
+  // under 1700" in a store of 200 sneakers would find those of the first 120 that fit, not all.
+  if (paysStored && hasPriceBound(filters, understood)) tests.push((doc) => !paysStored(doc) || passesPrice(doc.price, doc.currency, filters, understood));
   if (filters.slot) tests.push((doc) => doc.slotName === filters.slot);
   if (filters.family) tests.push((doc) => doc.family === filters.family);
   if (filters.color_family) tests.push((doc) => doc.colorFamily === filters.color_family);
@@ -29,12 +36,7 @@ export function docFilter(filters: SearchFilters, understood: UnderstoodQuery | 
 
 /** Price, sale, stock and size, judged in the shopper's market: the request's filters, and what the words asked (none for null). */
 export function passesOffer(offer: PricedProduct, filters: SearchFilters, understood: UnderstoodQuery | null): boolean {
-  // A budget the words named in another currency ("under 1300 rs") is converted to the offer's.
-  const said = understood ? budgetIn(understood, offer.currency) : {};
-  const min = filters.minPrice ?? said.minPrice;
-  const max = filters.maxPrice ?? said.maxPrice;
-  if (min !== undefined && offer.price < min) return false;
-  if (max !== undefined && offer.price > max) return false;
+  if (!passesPrice(offer.price, offer.currency, filters, understood)) return false;
   if ((filters.onSale ?? understood?.onSale) && !offer.onSale) return false;
   if (understood?.inStock && !offer.available) return false;
   const size = filters.size ?? understood?.size;
@@ -44,3 +46,15 @@ export function passesOffer(offer: PricedProduct, filters: SearchFilters, unders
 
 /** Whether the shopper can buy the offer in `size`. */
 export const sizeInStock = (variants: PricedProduct['variants'], size: string): boolean => variants.some((variant) => variant.inStock && variantHasSize(variant, size));
+
+/** Whether the request or the words bound the price. */
+export const hasPriceBound = (filters: SearchFilters, understood: UnderstoodQuery | null): boolean =>
+  filters.minPrice !== undefined || filters.maxPrice !== undefined || understood?.minPrice !== undefined || understood?.maxPrice !== undefined;
+
+/** The request's price bounds, else the words' ("under 1300 rs" converted to `currency`), on a price in `currency`. */
+function passesPrice(price: number, currency: string, filters: SearchFilters, understood: UnderstoodQuery | null): boolean {
+  const said = understood ? budgetIn(understood, currency) : {};
+  const min = filters.minPrice ?? said.minPrice;
+  const max = filters.maxPrice ?? said.maxPrice;
+  return (min === undefined || price >= min) && (max === undefined || price <= max);
+}

@@ -80,7 +80,7 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   if (!datasets.length) return answer(deps, [], { offers: new Map(), sources: [] }, new Map(), market);
 
   const intent = rankingIntent(understood);
-  const found = await retrieve(deps, { datasetIds: datasets.map((d) => d.datasetId), head }, request.query, filters, understood, intent);
+  const found = await retrieve(deps, { datasetIds: datasets.map((d) => d.datasetId), head, country }, request.query, filters, understood, intent);
   const relevant = found.signals.filter((signal) => isRelevant(intent, signal, found.bestSimilarity));
   const byRelevance = rank(intent, relevant, fusion);
   const priced = await priceInMarket(deps, byRelevance, { ...found, signals: relevant }, { country, limit: request.limit, filters, understood });

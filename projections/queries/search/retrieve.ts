@@ -16,7 +16,9 @@ import { nameKey, type UnderstoodQuery } from '../../../domain/search/index.js';
 import { ATTRIBUTE_WEIGHTS, type CandidateSignals, type Leg, type RankingIntent } from '../../../domain/search/rank.js';
 import { byItemId, quotedLexemes, type AttributeTest, type MemoryDoc } from '../../search-memory.js';
 import { bestByAttributes, bestByWords, WordQuery, type Best } from '../../search-memory/best.js';
-import { docFilter } from './filter.js';
+import { paysStoredPrice } from '../../../domain/pricing/index.js';
+import { datasetPricingSourcesById } from '../market-pricing.js';
+import { docFilter, hasPriceBound } from './filter.js';
 import type { SearchDeps, SearchFilters } from './index.js';
 
 /** Candidates each leg contributes: enough for recall at 100, bounded so a query's cost is too. */
@@ -32,16 +34,21 @@ export interface Retrieved {
   bestSimilarity: number;
 }
 
-export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; head: bigint | null }, query: string, filters: SearchFilters, understood: UnderstoodQuery, intent: RankingIntent): Promise<Retrieved> {
+export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; head: bigint | null; country?: string | null }, query: string, filters: SearchFilters, understood: UnderstoodQuery, intent: RankingIntent): Promise<Retrieved> {
   const { datasetIds, head } = scope;
-  const asked = docFilter(filters, understood);
-  const [memories, stemmed, queryVector] = await Promise.all([deps.memory.ready(datasetIds, head), stems(deps.db, [understood.terms, understood.boosts]), embedQuery(deps, vectorText(query, understood))]);
+  const [memories, stemmed, queryVector, paysStored] = await Promise.all([
+    deps.memory.ready(datasetIds, head),
+    stems(deps.db, [understood.terms, understood.boosts]),
+    embedQuery(deps, vectorText(query, understood)),
+    storedPriceTest(deps, datasetIds, scope.country ?? null, filters, understood),
+  ]);
+  const asked = docFilter(filters, understood, paysStored);
   // Looked up once the memory is ready: a dataset loading meanwhile brings lexemes of its own.
   const [textTerms = [], boostTerms = []] = stemmed.map((words) => words.map((forms) => deps.memory.lexemeIds(forms)));
 
   // Found by its name, a doc passes the request's filters only; every leg may then score it.
   const typedName = nameKey(query);
-  const named = new Set(memories.flatMap((memory) => memory.namedExactly(typedName, docFilter(filters, null))));
+  const named = new Set(memories.flatMap((memory) => memory.namedExactly(typedName, docFilter(filters, null, paysStored))));
   const accept = named.size ? (doc: MemoryDoc) => named.has(doc) || asked(doc) : asked;
   const verdicts = memories.map((memory) => memory.verdicts(accept));
   const [words, boosts] = [new WordQuery(textTerms), new WordQuery(boostTerms)];
@@ -88,6 +95,17 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
     named,
     bestSimilarity: Math.max(0, ...vectorLeg.map((m) => m.similarity)),
   };
+}
+
+/**
+ * With a price bound asked, which docs the shopper pays the stored price for (so the bound can be
+ * judged while retrieving): those of an upload or of a source whose markets leave the shopper on
+ * its default. Undefined without a bound: no query is spent.
+ */
+async function storedPriceTest(deps: SearchDeps, datasetIds: string[], country: string | null, filters: SearchFilters, understood: UnderstoodQuery): Promise<((doc: MemoryDoc) => boolean) | undefined> {
+  if (!hasPriceBound(filters, understood)) return undefined;
+  const sources = await datasetPricingSourcesById(deps.db, datasetIds);
+  return (doc) => doc.sourceId === null || paysStoredPrice(country, sources.get(doc.sourceId) ?? null);
 }
 
 const stemCache = new Map<string, string[]>();
@@ -189,8 +207,10 @@ function gather(parts: readonly Best[]): MemoryDoc[] {
 function attributeTests(intent: RankingIntent): AttributeTest[] {
   const tests: AttributeTest[] = [];
   const W = ATTRIBUTE_WEIGHTS;
-  if (intent.families.length) tests.push({ keys: intent.families.map((family) => `family:${family}`), weight: W.family });
-  else if (intent.slot) tests.push({ keys: [`slot:${intent.slot}`], weight: W.slot });
+  if (intent.families.length) {
+    tests.push({ keys: intent.families.map((family) => `family:${family}`), weight: W.family });
+    if (intent.nearFamilies.length) tests.push({ keys: intent.nearFamilies.map((family) => `family:${family}`), weight: W.nearFamily });
+  } else if (intent.slot) tests.push({ keys: [`slot:${intent.slot}`], weight: W.slot });
   if (intent.colours.length) tests.push({ keys: intent.colours.map((colour) => `color:${colour}`), weight: W.colour });
   if (intent.materials.length) tests.push({ keys: intent.materials.map((material) => `material:${material}`), weight: W.material });
   if (intent.patterns.length) tests.push({ keys: intent.patterns.map((pattern) => `pattern:${pattern}`), weight: W.pattern });
