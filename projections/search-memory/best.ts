@@ -10,7 +10,7 @@
 // holds the two equal): for words, how many of them a doc has times `cover`, plus each word's weight
 // in the doc (of the first of the word's lexemes it has); for tests, the summed weight of those met.
 // Ties go to the smaller item id, as the read model orders them.
-import { byItemId, hasLabel, termsInOrder, type AttributeTest, type DatasetMemory, type MemoryDoc, type Postings, type Verdicts, type WordLexemes } from './dataset.js';
+import { byItemId, hasLabel, keyWeight, termsInOrder, type AttributeTest, type DatasetMemory, type MemoryDoc, type Postings, type Verdicts, type WordLexemes } from './dataset.js';
 
 /** A leg's best docs in one dataset and their keys, in no particular order. */
 export interface Best {
@@ -135,10 +135,14 @@ export function bestByAttributes(memory: DatasetMemory, tests: readonly Attribut
   const total = entries(lists.flat());
   if (total === 0) return { docs: [], keys: [] };
   if (total < plan.wholeBelow || lists.length > plan.maxStreams) return wholeByAttributes(memory, lists, tests, verdicts);
-  const streams = lists.map((labelled, t) => new Stream(labelled.map((docs) => ({ docs: memory.inIdOrder(docs), weights: null, weight: tests[t]!.weight }))));
+  const streams = lists.map((labelled, t) => new Stream(labelled.map((docs, i) => ({ docs: memory.inIdOrder(docs), weights: null, weight: keyWeight(tests[t]!, i) }))));
   const walked = thresholdWalk(memory, streams, 0, k, verdicts, total, plan, (doc) => {
     let key = 0;
-    for (const test of tests) if (test.keys.some((label) => hasLabel(doc, label))) key += test.weight;
+    for (const test of tests) {
+      let earned = 0;
+      for (let i = 0; i < test.keys.length; i++) if (hasLabel(doc, test.keys[i]!)) earned = Math.max(earned, keyWeight(test, i));
+      key += earned;
+    }
     return key;
   });
   return walked ?? wholeByAttributes(memory, lists, tests, verdicts);
@@ -173,12 +177,14 @@ function wholeByAttributes(memory: DatasetMemory, lists: ReadonlyArray<ReadonlyA
   const docs: MemoryDoc[] = [];
   lists.forEach((keyed, t) => {
     const bit = 1 << t;
-    for (const listed of keyed) {
-      for (const doc of listed) {
+    // The keys that earn most first: a doc meeting several earns the first it meets.
+    const order = keyed.map((_, i) => i).sort((a, b) => keyWeight(tests[t]!, b) - keyWeight(tests[t]!, a));
+    for (const i of order) {
+      for (const doc of keyed[i]!) {
         if (passed[doc.slot]! & bit || !memory.isCurrent(doc) || !verdicts.accepts(doc)) continue;
         if (passed[doc.slot] === 0) docs.push(doc);
         passed[doc.slot]! |= bit;
-        score[doc.slot]! += tests[t]!.weight;
+        score[doc.slot]! += keyWeight(tests[t]!, i);
       }
     }
   });

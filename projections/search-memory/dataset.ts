@@ -168,7 +168,16 @@ export type WordLexemes = number[];
 export interface AttributeTest {
   keys: string[];
   weight: number;
+  /**
+   * What each key earns, when the keys differ (the family named and the families near it): at
+   * most `weight`. A doc meeting several keys of a test earns the most of them, once. One test
+   * rather than two, so the walk knows a doc cannot earn both.
+   */
+  keyWeights?: readonly number[];
 }
+
+/** What `test`'s key at `index` earns. */
+export const keyWeight = (test: AttributeTest, index: number): number => test.keyWeights?.[index] ?? test.weight;
 
 /** `accept` asked once per doc (by slot) during one search of a dataset, whichever legs ask. */
 export class Verdicts {

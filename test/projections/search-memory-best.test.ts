@@ -70,14 +70,15 @@ function fullWalkByAttributes(memory: DatasetMemory, tests: readonly AttributeTe
   const passed = new Uint8Array(memory.bySlot.length);
   const score = new Float64Array(memory.bySlot.length);
   const docs: MemoryDoc[] = [];
-  tests.forEach(({ keys, weight }, t) => {
-    for (const key of keys) {
-      for (const doc of memory.attributes.get(key) ?? []) {
-        if (passed[doc.slot]! & (1 << t) || !memory.isCurrent(doc) || !accept(doc)) continue;
-        if (passed[doc.slot] === 0) docs.push(doc);
-        passed[doc.slot]! |= 1 << t;
-        score[doc.slot]! += weight;
-      }
+  // Each test earns, for a doc, the most any of its keys the doc has earns.
+  tests.forEach((test) => {
+    for (const doc of memory.bySlot) {
+      if (!doc || !memory.isCurrent(doc) || !accept(doc)) continue;
+      const earned = Math.max(0, ...test.keys.map((key, i) => ((memory.attributes.get(key) ?? []).includes(doc) ? (test.keyWeights?.[i] ?? test.weight) : 0)));
+      if (earned === 0) continue;
+      if (!passed[doc.slot]) docs.push(doc);
+      passed[doc.slot] = 1;
+      score[doc.slot]! += earned;
     }
   });
   return { docs, keys: docs.map((doc) => score[doc.slot]!) };
@@ -103,7 +104,13 @@ const change = fc.oneof(
 );
 const words = fc.array(fc.array(fc.integer({ min: 0, max: LEXEMES - 1 }), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 });
 const tests = fc.array(
-  fc.record({ keys: fc.array(fc.constantFrom(...FAMILIES.map((f) => `family:${f}`), ...COLOURS.map((c) => `color:${c}`), 'material:linen', 'pattern:striped', 'slot:top'), { minLength: 1, maxLength: 2 }), weight: fc.constantFrom(1, 1.5, 2, 3) }),
+  fc.oneof(
+    fc.record({ keys: fc.array(fc.constantFrom(...FAMILIES.map((f) => `family:${f}`), ...COLOURS.map((c) => `color:${c}`), 'material:linen', 'pattern:striped', 'slot:top'), { minLength: 1, maxLength: 2 }), weight: fc.constantFrom(1, 1.5, 2, 3) }),
+    // Keys that earn differently (a family and the families near it; colours, of which a doc has several).
+    fc
+      .array(fc.tuple(fc.constantFrom(...FAMILIES.map((f) => `family:${f}`), ...COLOURS.map((c) => `color:${c}`)), fc.constantFrom(0.5, 1, 1.5, 3)), { minLength: 1, maxLength: 3 })
+      .map((pairs) => ({ keys: pairs.map(([key]) => key), weight: Math.max(...pairs.map(([, w]) => w)), keyWeights: pairs.map(([, w]) => w) })),
+  ),
   { minLength: 1, maxLength: 3 },
 );
 

@@ -208,8 +208,9 @@ function attributeTests(intent: RankingIntent): AttributeTest[] {
   const tests: AttributeTest[] = [];
   const W = ATTRIBUTE_WEIGHTS;
   if (intent.families.length) {
-    tests.push({ keys: intent.families.map((family) => `family:${family}`), weight: W.family });
-    if (intent.nearFamilies.length) tests.push({ keys: intent.nearFamilies.map((family) => `family:${family}`), weight: W.nearFamily });
+    // One test: a doc has one family, so it earns the family's weight or a near family's, never both.
+    const keys = [...intent.families, ...intent.nearFamilies].map((family) => `family:${family}`);
+    tests.push({ keys, weight: W.family, keyWeights: keys.map((_, i) => (i < intent.families.length ? W.family : W.nearFamily)) });
   } else if (intent.slot) tests.push({ keys: [`slot:${intent.slot}`], weight: W.slot });
   if (intent.colours.length) tests.push({ keys: intent.colours.map((colour) => `color:${colour}`), weight: W.colour });
   if (intent.materials.length) tests.push({ keys: intent.materials.map((material) => `material:${material}`), weight: W.material });
