@@ -61,10 +61,24 @@ export class WordQuery {
     this.words = words.slice(0, MAX_WORDS);
   }
 
-  /** Summed weight of the words the doc has (each by the first of its lexemes the doc has), and how many it has. */
-  measure(doc: MemoryDoc): { rank: number; covered: number } {
+  /** Summed weight of the words the doc has (each by the first of its lexemes the doc has), how many it has, and which (bit w for word w). */
+  measure(doc: MemoryDoc): { rank: number; covered: number; which: number } {
     this.read(doc);
-    return { rank: this.rank, covered: this.covered };
+    return { rank: this.rank, covered: this.covered, which: this.which };
+  }
+
+  /**
+   * How rare each word is among the docs of `memories` (inverse document frequency, ln(1 + N / df),
+   * a word no doc has counted as one a single doc has): a shared word ("top", "dress") says less
+   * of what the shopper wants than a rare one ("waffle").
+   */
+  rarity(memories: readonly DatasetMemory[]): number[] {
+    const docs = memories.reduce((sum, memory) => sum + memory.docs.size, 0);
+    return this.words.map((lexemes) => {
+      let found = 0;
+      for (const memory of memories) for (const lexeme of lexemes) found += memory.docFrequency(lexeme);
+      return Math.log(1 + Math.max(docs, 1) / Math.max(found, 1));
+    });
   }
 
   /** `cover` for each of the words the doc has, plus their summed weight: the key the text leg ranks by. */
@@ -76,10 +90,12 @@ export class WordQuery {
   /** What `read` found in the doc last read: kept here, not returned, so the walk's hot path allocates nothing. */
   private rank = 0;
   private covered = 0;
+  private which = 0;
 
   private read(doc: MemoryDoc): void {
     let rank = 0;
     let covered = 0;
+    let which = 0;
     const { words } = this;
     if (words.length) {
       const terms = termsInOrder(doc);
@@ -91,6 +107,7 @@ export class WordQuery {
           const at = indexOf(terms, lexemes[l]!);
           if (at < 0) continue;
           covered++;
+          which |= 1 << w;
           rank += weights[at]!;
           break;
         }
@@ -98,6 +115,7 @@ export class WordQuery {
     }
     this.rank = rank;
     this.covered = covered;
+    this.which = which;
   }
 }
 

@@ -222,6 +222,8 @@ export class DatasetMemory {
   /** Name key → docs answering to it (an entry is current only while its slot holds that doc). */
   readonly names = new Map<string, MemoryDoc[]>();
   vectors: VectorIndex | null = null;
+  /** Lexeme → how many current docs hold it (postings keep retired docs until compacted; this never does). */
+  private readonly live = new Map<number, number>();
   private stale = 0;
   private entries = 0;
   /** The docs' own bytes, by `docBytes`, kept as they come and go so `memoryBytes` costs nothing. */
@@ -229,6 +231,11 @@ export class DatasetMemory {
 
   isCurrent(doc: MemoryDoc): boolean {
     return this.bySlot[doc.slot] === doc;
+  }
+
+  /** How many current docs hold `lexeme`: the same for a copy caught up as for a rebuild. */
+  docFrequency(lexeme: number): number {
+    return this.live.get(lexeme) ?? 0;
   }
 
   /** One of its postings lists, put in walk order if not yet: the greater weight first, then the smaller item id (best.ts reads them so). */
@@ -346,7 +353,9 @@ export class DatasetMemory {
     }
     for (let i = 0; i < terms.length; i++) terms[i] = lexemes[terms[i]!]!;
     lists.forEach((list, l) => {
-      if (list.docs.length) this.postings.set(lexemes[l]!, list);
+      if (!list.docs.length) return;
+      this.postings.set(lexemes[l]!, list);
+      this.live.set(lexemes[l]!, counts[l]!);
     });
     this.entries = terms.length;
     this.vectors = vectors;
@@ -361,6 +370,7 @@ export class DatasetMemory {
     this.docs.set(doc.itemId, placed);
     this.bySlot[slot] = placed;
     placed.terms.forEach((term, i) => {
+      this.live.set(term, (this.live.get(term) ?? 0) + 1);
       const weight = placed.weights[i]!;
       const list = this.postings.get(term);
       if (!list) this.postings.set(term, { docs: [placed], weights: [weight] });
@@ -396,6 +406,11 @@ export class DatasetMemory {
   }
 
   private retire(doc: MemoryDoc): void {
+    for (const term of doc.terms) {
+      const left = (this.live.get(term) ?? 1) - 1;
+      if (left > 0) this.live.set(term, left);
+      else this.live.delete(term);
+    }
     this.stale += doc.terms.length;
     // Postings keep retired docs until they outnumber the live ones: then they are rebuilt once.
     if (this.stale > 1000 && this.stale > this.entries - this.stale) this.compact();

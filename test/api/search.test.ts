@@ -162,6 +162,14 @@ t.test('the next best thing: a near family after the family asked for and before
   t.same(skus(await search({ query: 'joggers' })), ['JOGGER-GREY', 'TROUSER-CHINO', 'SHORTS-DENIM'], 'trousers are nearer joggers than shorts are');
 });
 
+t.test('a rare word says more than a common one: "waffle knit top" finds the waffle top before the knit tops', async (t) => {
+  const { dataset, settled, search } = await setUp(t);
+  const knit = Array.from({ length: 8 }, (_, i) => product(`KNIT-${i}`, `Cotton Knit Top ${i}`, 'Tops', 30, [variant(`K${i}-M`, 'M', 30)]));
+  await dataset('Main', 'https://acme.example.com', [...knit, product('WAFFLE', 'Grey Waffle Tee', 'T-Shirts', 35, [variant('W-M', 'M', 35)])]);
+  await settled({ query: 'top', limit: 20 }, 9);
+  t.equal(skus(await search({ query: 'waffle knit top' }))[0], 'WAFFLE');
+});
+
 t.test('a budget holds while retrieving: every match within it is found, however many matches are over it', async (t) => {
   const { service, dataset, search } = await setUp(t);
   // More sneakers over the budget than a retrieval leg keeps (120), the few within it among them.

@@ -218,3 +218,20 @@ t.test('given a rare word and a common one ("linen shirt"), when their best are 
   // past the budget (5% of the entries), and every doc was judged again by the whole read.
   t.ok(judged < 600, `${judged} docs judged of 5,000`);
 });
+
+t.test('given a word every doc has and one only a few have, then the rare one counts more, and measure says which words a doc has', async (t) => {
+  const memory = new DatasetMemory();
+  // Lexeme 0 ("top") in all ten docs, lexeme 1 ("waffle") in one, lexeme 2 in none.
+  for (let n = 0; n < 10; n++) memory.put(docOf(n, n === 3 ? [[0, 3], [1, 3]] : [[0, 3]], 0, [0]), null);
+  const query = new WordQuery([[0], [1], [2]]);
+  const [common, rare, absent] = query.rarity([memory]);
+  t.equal(common, Math.log(1 + 10 / 10));
+  t.equal(rare, Math.log(1 + 10 / 1));
+  t.equal(absent, Math.log(1 + 10 / 1), 'a word no doc has counts as one a single doc has');
+  t.same(query.measure(memory.docs.get(itemIdOf(3))!).which, 0b011, 'words 0 and 1');
+  t.same(query.measure(memory.docs.get(itemIdOf(4))!).which, 0b001, 'word 0 only');
+  t.same(new WordQuery([[0]]).rarity([memory, memory]), [Math.log(1 + 20 / 20)], 'counted over every dataset in scope');
+  memory.remove(itemIdOf(3));
+  memory.put(docOf(4, [[1, 3]], 0, [0]), null);
+  t.same(query.rarity([memory]), [Math.log(1 + 9 / 8), Math.log(1 + 9 / 1), Math.log(1 + 9 / 1)], 'only current docs count, though the postings keep retired ones');
+});

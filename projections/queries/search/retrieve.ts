@@ -53,7 +53,9 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   const verdicts = memories.map((memory) => memory.verdicts(accept));
   const [words, boosts] = [new WordQuery(textTerms), new WordQuery(boostTerms)];
   const tests = attributeTests(intent);
-  const counted = textTerms.length;
+  // What a word says of the shopper's want, by how rare it is among the docs in scope.
+  const rarity = words.rarity(memories);
+  const rarityOfAll = rarity.reduce((sum, r) => sum + r, 0);
   const legs = new Map<MemoryDoc, Partial<Record<Leg, number>>>();
   const note = (leg: Leg, docs: readonly MemoryDoc[]) => docs.forEach((doc, position) => (legs.get(doc) ?? legs.set(doc, {}).get(doc)!)[leg] ??= position);
   // Which words first (a thousand a word), then how strongly.
@@ -73,7 +75,7 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
       itemId: doc.itemId,
       legs: found,
       textRank: inText.rank,
-      textCoverage: counted ? inText.covered / counted : 0,
+      textCoverage: rarityOfAll > 0 ? rarity.reduce((sum, r, w) => (inText.which & (1 << w) ? sum + r : sum), 0) / rarityOfAll : 0,
       boostRank: boosts.measure(doc).rank,
       similarity: similarity.get(doc) ?? 0,
       slot: doc.slotName,
