@@ -451,9 +451,12 @@ export class DatasetMemory {
    * them against the process's growth): the docs, their postings and the graph.
    */
   memoryBytes(): number {
-    return this.ownBytes + this.entries * POSTING_BYTES + (this.vectors?.memoryBytes() ?? 0);
+    return this.ownBytes + this.entries * POSTING_BYTES + this.live.size * LIVE_COUNT_BYTES + (this.vectors?.memoryBytes() ?? 0);
   }
 }
+
+/** A Map entry of a number to a number (`live`), as V8 holds it. */
+const LIVE_COUNT_BYTES = 40;
 
 /**
  * One doc's own estimate: the object, its strings and Map entries, its term arrays, its labels.
