@@ -128,9 +128,12 @@ t.test('pace: silence past a window is cut off, the server\'s own waits are excu
   const budget = new BodyBudget(limits);
 
   const silent = budget.open('a', 100);
-  const started = performance.now();
+  // Not judged before its first window. A lower bound in milliseconds cannot be asked of a timer:
+  // Node starts it from the event loop's cached time, which under load lags the clock by more than
+  // a few milliseconds (CI saw the window end 5+ ms "early"), so the test asks what it can see.
+  await new Promise((resolve) => setImmediate(resolve));
+  t.notOk(silent.expired.aborted, 'not judged before its first window');
   await once(silent.expired, 'abort');
-  t.ok(performance.now() - started >= limits.windowMs - 5, 'judged after its first window');
   t.equal(silent.expired.reason.statusCode, 408);
   t.equal(silent.expired.reason.message, BODY_MESSAGES.slow(limits));
   await silent.take(1).then(

@@ -224,7 +224,8 @@ t.test('waitFor times out when nothing applies the position, and sees a runner e
 
   const started = Date.now();
   await t.rejects(api.waitFor(last, ['letters'], 300), ProjectionTimeout);
-  t.ok(Date.now() - started >= 290, 'waited the whole timeout');
+  // Not to the millisecond: Node starts a timer from the event loop's cached time, which lags under load.
+  t.ok(Date.now() - started >= 250, 'waited the whole timeout');
   await t.rejects(api.waitFor(last, ['nope'], 300), /unknown projection "nope"/);
 
   await worker.start();
