@@ -32,7 +32,7 @@ import { buildDataset, restoreDataset } from './search-memory/load.js';
 import { applyRow, readChanges, readDatasetStatus, readTexts } from './search-memory/rows.js';
 import { encodeSnapshot, snapshotKey } from './search-memory/snapshot.js';
 
-export { byItemId, DatasetMemory, keyWeight, type AttributeTest, type HeldValues, type DocFields, type MemoryDoc, type Postings, type WordLexemes } from './search-memory/dataset.js';
+export { byItemId, DatasetMemory, type AttributeTest, type HeldValues, type DocFields, type MemoryDoc, type Postings, type WordLexemes } from './search-memory/dataset.js';
 export { Lexicon, parseDocument, quotedLexemes } from './search-memory/lexicon.js';
 
 /** Where the memory tells what it did: a pino logger will do. */

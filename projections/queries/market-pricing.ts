@@ -28,6 +28,8 @@ export interface PricingOptions {
    * read (no rows at all for null). Left out: every market's rows.
    */
   country?: string | null;
+  /** The candidates' sources, already read (the scope's: `datasetPricingSourcesById`); read here when not given. */
+  sources?: ReadonlyMap<string, PricingSource>;
 }
 
 async function loadSources(db: Kysely<any>, sourceIds: string[]): Promise<Map<string, PricingSource>> {
@@ -69,7 +71,7 @@ export async function loadPricingContext(db: Kysely<any>, items: readonly Pricin
   const sourceIds = [...new Set(known.flatMap((item) => (item.sourceId && isUuid(item.sourceId) ? [item.sourceId] : [])))];
   const lackingQueuedAt = known.filter((item) => item.queuedAt === undefined).map((item) => item.itemId);
   const [sources, queuedAt] = await Promise.all([
-    loadSources(db, sourceIds),
+    options.sources ?? loadSources(db, sourceIds),
     lackingQueuedAt.length
       ? db.selectFrom('catalogue_items').select(['item_id', 'queued_at']).where(sql<boolean>`item_id = any(${lackingQueuedAt}::uuid[])`).execute()
       : Promise.resolve([]),

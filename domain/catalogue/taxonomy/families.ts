@@ -161,13 +161,13 @@ export const NOT_A_FAMILY: readonly string[] = list(
   'short sleeve, short sleeved, short sleeves, long sleeve, long sleeved, long sleeves, cap sleeve, cap sleeves, dress code, top handle, top quality, hooded, heel tab, shoe size, ring size, boot cut, bootcut, tank engine, pant size, shirt collar, suit you, ankle length, knee length, pin stripe, pinstripe, tie dye, tie dyed, tie front, tie waist, belt loop, belt loops, belted, chain strap, watch this, pull on, zip up, down to, drop shoulder, cover up your, one size, mask off, leather cap toe, apparel and accessories, cap and gown',
 );
 
+/** A slot's catch-all family: the labeller gives it when a listing names only the slot ("shoes", a bag of no kind); it yields to any named family of its slot. */
+export const GENERIC_FAMILIES: ReadonlySet<string> = new Set(['shoe', 'bag', 'top', 'accessory', 'lingerie']);
+
 /**
  * Words elsewhere in the same run that make a generic family specific: "Formal Black Shoes" are
  * formal shoes, "Running Shoes" sneakers, "Laptop Bag" a laptop bag.
  */
-/** A slot's catch-all family: the labeller gives it when a listing names only the slot ("shoes", a bag of no kind); it yields to any named family of its slot. */
-export const GENERIC_FAMILIES: ReadonlySet<string> = new Set(['shoe', 'bag', 'top', 'accessory', 'lingerie']);
-
 export const SPECIALISERS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   shoe: {
     formal: 'formal shoe', dress: 'formal shoe', office: 'formal shoe', oxford: 'formal shoe', derby: 'formal shoe', brogue: 'formal shoe', leather: 'formal shoe',

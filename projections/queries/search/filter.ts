@@ -9,14 +9,14 @@ import type { SearchFilters } from './index.js';
 
 /**
  * The request's filters and the gender and age the words named (none for null), as a test of a
- * doc; with `paysStored`, the price bounds too, on the docs whose stored price is the one the
- * shopper pays (the rest are judged once priced).
+ * doc; with `paysStored` (given when a price bound is asked), the price bounds too, on the docs
+ * whose stored price is the one the shopper pays (the rest are judged once priced).
  */
 export function docFilter(filters: SearchFilters, understood: UnderstoodQuery | null, paysStored?: (doc: MemoryDoc) => boolean): (doc: MemoryDoc) => boolean {
   const tests: Array<(doc: MemoryDoc) => boolean> = [];
   // Judged while retrieving, a budget keeps each leg's best within it: after the cut, "sneakers
   // under 1700" in a store of 200 sneakers would find those of the first 120 that fit, not all.
-  if (paysStored && hasPriceBound(filters, understood)) tests.push((doc) => !paysStored(doc) || passesPrice(doc.price, doc.currency, filters, understood));
+  if (paysStored) tests.push((doc) => !paysStored(doc) || passesPrice(doc.price, doc.currency, filters, understood));
   if (filters.slot) tests.push((doc) => doc.slotName === filters.slot);
   if (filters.family) tests.push((doc) => doc.family === filters.family);
   if (filters.color_family) tests.push((doc) => doc.colorFamily === filters.color_family);

@@ -16,7 +16,7 @@ import { nameKey, type UnderstoodQuery } from '../../../domain/search/index.js';
 import { ATTRIBUTE_WEIGHTS, type CandidateSignals, type Leg, type RankingIntent } from '../../../domain/search/rank.js';
 import { byItemId, quotedLexemes, type AttributeTest, type MemoryDoc } from '../../search-memory.js';
 import { bestByAttributes, bestByWords, WordQuery, type Best } from '../../search-memory/best.js';
-import { paysStoredPrice } from '../../../domain/pricing/index.js';
+import { paysStoredPrice, type PricingSource } from '../../../domain/pricing/index.js';
 import { datasetPricingSourcesById } from '../market-pricing.js';
 import { docFilter, hasPriceBound } from './filter.js';
 import type { SearchDeps, SearchFilters } from './index.js';
@@ -32,16 +32,22 @@ export interface Retrieved {
   named: Set<MemoryDoc>;
   /** The closest vector match's similarity (0 without one). */
   bestSimilarity: number;
+  /** The scope's sources with their markets, when a price bound had them read: pricing need not read them again. */
+  pricingSources?: ReadonlyMap<string, PricingSource>;
 }
 
 export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; head: bigint | null; country?: string | null }, query: string, filters: SearchFilters, understood: UnderstoodQuery, intent: RankingIntent): Promise<Retrieved> {
   const { datasetIds, head } = scope;
-  const [memories, stemmed, queryVector, paysStored] = await Promise.all([
+  const [memories, stemmed, queryVector, pricingSources] = await Promise.all([
     deps.memory.ready(datasetIds, head),
     stems(deps.db, [understood.terms, understood.boosts]),
     embedQuery(deps, vectorText(query, understood)),
-    storedPriceTest(deps, datasetIds, scope.country ?? null, filters, understood),
+    // Only with a price bound asked: the bound is judged while retrieving where it can be.
+    hasPriceBound(filters, understood) ? datasetPricingSourcesById(deps.db, datasetIds) : undefined,
   ]);
+  const country = scope.country ?? null;
+  // Which docs the shopper pays the stored price for: an upload's, or a source's whose markets leave the shopper on its default.
+  const paysStored = pricingSources && ((doc: MemoryDoc) => doc.sourceId === null || paysStoredPrice(country, pricingSources.get(doc.sourceId) ?? null));
   const asked = docFilter(filters, understood, paysStored);
   // Looked up once the memory is ready: a dataset loading meanwhile brings lexemes of its own.
   const [textTerms = [], boostTerms = []] = stemmed.map((words) => words.map((forms) => deps.memory.lexemeIds(forms)));
@@ -96,18 +102,8 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
     docOf: new Map([...legs.keys()].map((doc) => [doc.itemId, doc])),
     named,
     bestSimilarity: Math.max(0, ...vectorLeg.map((m) => m.similarity)),
+    ...(pricingSources ? { pricingSources } : {}),
   };
-}
-
-/**
- * With a price bound asked, which docs the shopper pays the stored price for (so the bound can be
- * judged while retrieving): those of an upload or of a source whose markets leave the shopper on
- * its default. Undefined without a bound: no query is spent.
- */
-async function storedPriceTest(deps: SearchDeps, datasetIds: string[], country: string | null, filters: SearchFilters, understood: UnderstoodQuery): Promise<((doc: MemoryDoc) => boolean) | undefined> {
-  if (!hasPriceBound(filters, understood)) return undefined;
-  const sources = await datasetPricingSourcesById(deps.db, datasetIds);
-  return (doc) => doc.sourceId === null || paysStoredPrice(country, sources.get(doc.sourceId) ?? null);
 }
 
 const stemCache = new Map<string, string[]>();
