@@ -9,7 +9,7 @@
 // cannot, then a product whose own name the shopper typed in full comes first
 // (domain/search/names.ts). Pure.
 import { areNeighbours } from '../catalogue/colours.js';
-import { nearFamilies } from '../catalogue/taxonomy/index.js';
+import { familyTraits, nearFamilies } from '../catalogue/taxonomy/index.js';
 import type { ColorFamily } from '../catalogue/vocabulary.js';
 import type { UnderstoodQuery } from './understand.js';
 
@@ -22,6 +22,8 @@ export interface RankingIntent {
   families: readonly string[];
   /** The families near those named (a hoodie for "sweatshirt"): the next best thing, never the thing asked for. */
   nearFamilies: readonly string[];
+  /** Words by which a near family's listing shows it is nearly the family asked for (a drawstring on trousers for "joggers"). */
+  traits: readonly string[];
   colours: readonly ColorFamily[];
   materials: readonly string[];
   patterns: readonly string[];
@@ -41,6 +43,7 @@ export function rankingIntent(understood: UnderstoodQuery): RankingIntent {
     ...(understood.slot ? { slot: understood.slot } : {}),
     families: understood.families,
     nearFamilies: [...new Set(understood.families.flatMap((family) => nearFamilies(family)))].filter((family) => !understood.families.includes(family)),
+    traits: [...new Set(understood.families.flatMap((family) => familyTraits(family)))],
     colours: understood.colours,
     materials: understood.materials,
     patterns: understood.patterns,
@@ -71,6 +74,8 @@ export interface CandidateSignals {
   fit: string | null;
   gender: string;
   featureKeys: readonly string[];
+  /** Its listing has a trait of the family asked for (`RankingIntent.traits`); read for a near family's items only. */
+  hasTraits?: boolean;
   available: boolean;
   /** The shopper typed the product's own name in full. */
   named?: boolean;
@@ -88,9 +93,11 @@ export interface Ranked {
 /**
  * What each attribute the shopper named weighs: in ranking (agreement) and in retrieval (the
  * attribute leg) alike. A near family (taxonomy/near.ts) earns part of the family's weight; any
- * other family of the slot named, less.
+ * other family of the slot named, less. A near family's item whose listing shows a trait of the
+ * family asked for earns `nearFamilyTraits` more, still short of the family's own weight; that is
+ * read from the listing's words, so ranking alone weighs it (the attribute leg reads labels).
  */
-export const ATTRIBUTE_WEIGHTS = { family: 3, nearFamily: 1.5, otherFamilyOfSlot: 0.9, slot: 1, colour: 2, material: 2, pattern: 1, fit: 0.5, feature: 1, gender: 1.5 } as const;
+export const ATTRIBUTE_WEIGHTS = { family: 3, nearFamily: 1.5, nearFamilyTraits: 0.9, otherFamilyOfSlot: 0.9, slot: 1, colour: 2, material: 2, pattern: 1, fit: 0.5, feature: 1, gender: 1.5 } as const;
 const BLEND = { agreement: 0.5, text: 0.25, vector: 0.15, boost: 0.1 };
 const RRF_K = 60;
 const TEXT_MIX = { coverage: 0.6, rank: 0.4 };
@@ -102,7 +109,7 @@ export function agreement(intent: RankingIntent, c: CandidateSignals): number | 
   if (intent.families.length) {
     asked += ATTRIBUTE_WEIGHTS.family;
     if (intent.families.includes(c.family)) met += ATTRIBUTE_WEIGHTS.family;
-    else if (intent.nearFamilies.includes(c.family)) met += ATTRIBUTE_WEIGHTS.nearFamily;
+    else if (intent.nearFamilies.includes(c.family)) met += ATTRIBUTE_WEIGHTS.nearFamily + (c.hasTraits ? ATTRIBUTE_WEIGHTS.nearFamilyTraits : 0);
     else if (intent.slot && intent.slot === c.slot) met += ATTRIBUTE_WEIGHTS.otherFamilyOfSlot;
   } else if (intent.slot) {
     asked += ATTRIBUTE_WEIGHTS.slot;

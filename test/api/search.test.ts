@@ -162,6 +162,25 @@ t.test('the next best thing: a near family after the family asked for and before
   t.same(skus(await search({ query: 'joggers' })), ['JOGGER-GREY', 'TROUSER-CHINO', 'SHORTS-DENIM'], 'trousers are nearer joggers than shorts are');
 });
 
+t.test('the next best thing, nearest first: trousers whose listing shows what makes joggers (a drawstring, "sweats") before plain trousers', async (t) => {
+  const { dataset, settled, search } = await setUp(t);
+  const plain = Array.from({ length: 6 }, (_, i) => product(`TROUSER-${i}`, `Tailored Trousers ${i}`, 'Trousers', 60, [variant(`T${i}-M`, 'M', 60)]));
+  await dataset('Main', 'https://acme.example.com', [
+    ...plain,
+    product('TROUSER-DRAW', 'Linen Trousers', 'Trousers', 55, [variant('TD-M', 'M', 55)], { description: 'Easy linen trousers with a drawstring waist.' }),
+    product('PANT-KNIT', 'Knit Pant', 'Trousers', 65, [variant('PK-M', 'M', 65)], { description: "Funky 'sweats' in a soft cotton knit, with ankle bands." }),
+    // Elastane is not elastic: a whole word, not the start of one.
+    product('TROUSER-STRETCH', 'Stretch Trousers', 'Trousers', 70, [variant('TS-M', 'M', 70)], { description: 'Cotton with elastane.' }),
+  ]);
+  await settled({ query: 'trousers', limit: 20 }, 9);
+  const answer = await search({ query: 'joggers', limit: 20 });
+  const found = skus(answer);
+  t.equal(found.length, 9, 'every pair of trousers is still shown');
+  t.same(found.slice(0, 2).sort(), ['PANT-KNIT', 'TROUSER-DRAW'], 'the two that are nearly joggers lead');
+  const score = new Map(answer.json().results.map((r: any) => [r.product.sku, r.score as number]));
+  t.ok(score.get('TROUSER-STRETCH')! < score.get('TROUSER-DRAW')! - 0.1, 'the elastane pair earns what plain trousers do');
+});
+
 t.test('a rare word says more than a common one: "waffle knit top" finds the waffle top before the knit tops', async (t) => {
   const { dataset, settled, search } = await setUp(t);
   const knit = Array.from({ length: 8 }, (_, i) => product(`KNIT-${i}`, `Cotton Knit Top ${i}`, 'Tops', 30, [variant(`K${i}-M`, 'M', 30)]));

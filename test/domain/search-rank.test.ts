@@ -4,7 +4,7 @@
 import t from 'tap';
 import { agreement, isAsked, isRelevant, rank, withAvailability, type CandidateSignals, type RankingIntent } from '../../domain/search/rank.js';
 
-const intent = (asked: Partial<RankingIntent> = {}): RankingIntent => ({ families: [], nearFamilies: [], colours: [], materials: [], patterns: [], featureKeys: [], hasBoosts: false, hasTerms: true, ...asked });
+const intent = (asked: Partial<RankingIntent> = {}): RankingIntent => ({ families: [], nearFamilies: [], traits: [], colours: [], materials: [], patterns: [], featureKeys: [], hasBoosts: false, hasTerms: true, ...asked });
 const candidate = (itemId: string, fields: Partial<CandidateSignals> = {}): CandidateSignals => ({
   itemId,
   legs: { text: 0 },
@@ -145,6 +145,20 @@ t.test('given a product whose name the shopper typed in full, then it leads thos
   }
   t.ok(isRelevant(asked, candidate('named', { family: 'skirt', colorFamily: 'white', colors: ['white'], legs: {}, similarity: 0, named: true }), 0.9), 'found by its name alone');
   t.notOk(isRelevant(asked, candidate('other', { family: 'skirt', colorFamily: 'white', colors: ['white'], legs: { vector: 9 }, similarity: 0 }), 0.9));
+});
+
+t.test('given joggers asked for, then trousers whose listing shows a trait of joggers rank after the joggers and before the plain trousers', async (t) => {
+  const asked = intent({ slot: 'bottom', families: ['joggers'], nearFamilies: ['trousers', 'leggings'], traits: ['drawstring'] });
+  const bottoms = { slot: 'bottom', textRank: 0, textCoverage: 0, similarity: 0.3 };
+  const ranked = rank(asked, [
+    candidate('plain', { ...bottoms, family: 'trousers', hasTraits: false, similarity: 0.6 }),
+    candidate('drawstring', { ...bottoms, family: 'trousers', hasTraits: true }),
+    candidate('joggers', { ...bottoms, family: 'joggers' }),
+  ]);
+  t.same(ranked.map((r) => r.itemId), ['joggers', 'drawstring', 'plain']);
+  t.notOk(ranked.find((r) => r.itemId === 'drawstring')!.answers, 'still not the thing asked for');
+  const withTraits = agreement(asked, candidate('d', { ...bottoms, family: 'trousers', hasTraits: true }))!;
+  t.ok(withTraits > 0.5 && withTraits < 1, `a near family with the traits earns more than one without (0.5), less than the family (${withTraits})`);
 });
 
 t.test('given a sweatshirt asked for, then a near family (a hoodie) ranks after every sweatshirt, the sold-out one included, and before the rest of the slot', async (t) => {

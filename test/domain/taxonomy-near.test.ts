@@ -1,7 +1,8 @@
 // Near families (domain/catalogue/taxonomy/near.ts): every name is a family of the taxonomy, the
-// relation is symmetric, and a slot's catch-all is near nothing.
+// relation is symmetric, and a slot's catch-all is near nothing; a family's traits are single words
+// and only a family with near families has any.
 import t from 'tap';
-import { FAMILIES, GENERIC_FAMILIES, nearFamilies } from '../../domain/catalogue/taxonomy/index.js';
+import { FAMILIES, familyTraits, GENERIC_FAMILIES, nearFamilies } from '../../domain/catalogue/taxonomy/index.js';
 import { rankingIntent } from '../../domain/search/rank.js';
 import { understandQuery } from '../../domain/search/index.js';
 
@@ -30,4 +31,17 @@ t.test("given the shopper's words, then the ranking intent carries the families 
   t.same(intent.families, ['sweatshirt']);
   t.same([...intent.nearFamilies].sort(), ['hoodie', 'sweater']);
   t.same(rankingIntent(understandQuery('red')).nearFamilies, [], 'no garment named, none near');
+});
+
+t.test("traits: single lower-case words, the family's own one-word names among them; none for a family nothing is near", async (t) => {
+  for (const { family } of FAMILIES) {
+    const traits = familyTraits(family);
+    if (!nearFamilies(family).length) t.same(traits, [], `${family} has no near family to show them`);
+    for (const trait of traits) t.match(trait, /^[a-z]+$/, `${family}: "${trait}" is one word`);
+  }
+  t.ok(familyTraits('joggers').includes('drawstring'), 'a trait written for the family');
+  t.ok(familyTraits('joggers').includes('sweats'), "one of the family's own names");
+  t.notOk(familyTraits('joggers').includes('track pant'), 'a name of two words is left out: its words alone name other things');
+  t.same(rankingIntent(understandQuery('joggers')).traits, familyTraits('joggers'));
+  t.same(rankingIntent(understandQuery('red')).traits, [], 'no garment named, no traits');
 });

@@ -10,7 +10,7 @@ import { withPlurals } from './text.js';
 export { AXES, FAMILY_DEFAULTS, FAMILIES, GENERIC_FAMILIES, NOT_A_FAMILY, SPECIALISERS, PhraseMatcher, type AxisValue, type FamilyDefinition };
 export { AGE_CUES, FIT_CUES, GENDER_CUES, MATERIAL_CUES, PATTERN_CUES, WEAK_GENDER_CUES } from './cues.js';
 export { normalise, withPlurals, words } from './text.js';
-export { nearFamilies } from './near.js';
+export { familyTraits, nearFamilies } from './near.js';
 export type { PhraseMatch } from './matcher.js';
 
 export const TAXONOMY_VERSION = 2;

@@ -40,7 +40,7 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   const { datasetIds, head } = scope;
   const [memories, stemmed, queryVector, pricingSources] = await Promise.all([
     deps.memory.ready(datasetIds, head),
-    stems(deps.db, [understood.terms, understood.boosts]),
+    stems(deps.db, [understood.terms, understood.boosts, intent.traits]),
     embedQuery(deps, vectorText(query, understood)),
     // Only with a price bound asked: the bound is judged while retrieving where it can be.
     hasPriceBound(filters, understood) ? datasetPricingSourcesById(deps.db, datasetIds) : undefined,
@@ -50,14 +50,17 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   const paysStored = pricingSources && ((doc: MemoryDoc) => doc.sourceId === null || paysStoredPrice(country, pricingSources.get(doc.sourceId) ?? null));
   const asked = docFilter(filters, understood, paysStored);
   // Looked up once the memory is ready: a dataset loading meanwhile brings lexemes of its own.
-  const [textTerms = [], boostTerms = []] = stemmed.map((words) => words.map((forms) => deps.memory.lexemeIds(forms)));
+  const [textTerms = [], boostTerms = [], traitTerms = []] = stemmed.map((words, list) =>
+    // A trait is a whole word: "elastic" is not the start of "elastane".
+    words.map((forms) => deps.memory.lexemeIds(list === 2 ? forms.map((form) => ({ ...form, prefix: false })) : forms)),
+  );
 
   // Found by its name, a doc passes the request's filters only; every leg may then score it.
   const typedName = nameKey(query);
   const named = new Set(memories.flatMap((memory) => memory.namedExactly(typedName, docFilter(filters, null, paysStored))));
   const accept = named.size ? (doc: MemoryDoc) => named.has(doc) || asked(doc) : asked;
   const verdicts = memories.map((memory) => memory.verdicts(accept));
-  const [words, boosts] = [new WordQuery(textTerms), new WordQuery(boostTerms)];
+  const [words, boosts, traits] = [new WordQuery(textTerms), new WordQuery(boostTerms), new WordQuery(traitTerms)];
   const tests = attributeTests(intent);
   // What a word says of the shopper's want, by how rare it is among the docs in scope.
   const rarity = words.rarity(memories);
@@ -93,6 +96,7 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
       fit: doc.fit,
       gender: doc.gender,
       featureKeys: doc.featureKeys,
+      ...(intent.nearFamilies.includes(doc.family) ? { hasTraits: traits.measure(doc).which !== 0 } : {}),
       available: true,
       named: named.has(doc),
     };
