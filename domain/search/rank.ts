@@ -14,7 +14,7 @@ import type { ColorFamily } from '../catalogue/vocabulary.js';
 import type { UnderstoodQuery } from './understand.js';
 
 export type Fusion = 'blend' | 'rrf';
-export type Leg = 'text' | 'boost' | 'attributes' | 'vector';
+export type Leg = 'text' | 'boost' | 'attributes' | 'traits' | 'vector';
 
 /** What the shopper's words asked for, as far as ranking is concerned (filters are applied before). */
 export interface RankingIntent {

@@ -177,8 +177,22 @@ t.test('the next best thing, nearest first: trousers whose listing shows what ma
   const found = skus(answer);
   t.equal(found.length, 9, 'every pair of trousers is still shown');
   t.same(found.slice(0, 2).sort(), ['PANT-KNIT', 'TROUSER-DRAW'], 'the two that are nearly joggers lead');
-  const score = new Map(answer.json().results.map((r: any) => [r.product.sku, r.score as number]));
+  const score = new Map<string, number>(answer.json().results.map((r: any) => [r.product.sku, r.score as number]));
   t.ok(score.get('TROUSER-STRETCH')! < score.get('TROUSER-DRAW')! - 0.1, 'the elastane pair earns what plain trousers do');
+});
+
+t.test('a near family of many: the trousers that are nearly joggers are found however many plain trousers there are', async (t) => {
+  const { service, dataset, search } = await setUp(t);
+  // More plain trousers than a retrieval leg keeps (120), all equal to the attribute leg.
+  const plain = Array.from({ length: 300 }, (_, i) => product(`TR-${i}`, `Tailored Trousers No. ${i}`, 'Trousers', 60, [variant(`TR-${i}-M`, 'M', 60)]));
+  await dataset('Trousers', 'https://trousers.example.com', [
+    ...plain,
+    product('TR-DRAW', 'Linen Trousers', 'Trousers', 55, [variant('TRD-M', 'M', 55)], { description: 'Easy linen trousers with a drawstring waist.' }),
+    product('TR-CUFF', 'Cotton Trousers', 'Trousers', 55, [variant('TRC-M', 'M', 55)], { description: 'Soft cotton trousers, cuffed at the ankle.' }),
+  ]);
+  await service.platform.projections.waitFor((await service.platform.eventStore.committedHead())!, ['search_index'], 60_000);
+  const found = skus(await search({ query: 'joggers', limit: 20 }));
+  t.same(found.slice(0, 2).sort(), ['TR-CUFF', 'TR-DRAW']);
 });
 
 t.test('a rare word says more than a common one: "waffle knit top" finds the waffle top before the knit tops', async (t) => {

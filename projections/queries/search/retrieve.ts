@@ -1,4 +1,4 @@
-// Search, stage 2: retrieval. Four legs over the in-process search memory, each bounded to
+// Search, stage 2: retrieval. Five legs over the in-process search memory, each bounded to
 // LEG_DEPTH candidates, every leg held to the filters of the request and of the words (filter.ts):
 //   text       the shopper's words over the weighted document (domain/search/document.ts),
 //              stemmed by Postgres as the document was; which words match first, then how strongly;
@@ -6,6 +6,8 @@
 //   attributes the labelled attributes matching what the words named (family, colour, material…),
 //              weighed as ranking weighs them, so "red midi dress" finds red midi dresses whatever
 //              their names say;
+//   traits     the near families' products whose words show a trait of the family named (a
+//              drawstring on trousers for "joggers": domain/catalogue/taxonomy/near.ts);
 //   vector     the nearest items to the query's embedding, from the HNSW graphs.
 // A product whose own name is the whole query (domain/search/names.ts) is found by that name and
 // passes only the request's own filters. The answer: each candidate's signals for ranking.
@@ -71,6 +73,12 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   note('text', gather(memories.map((memory, i) => bestByWords(memory, words, 1e3, verdicts[i]!, LEG_DEPTH))));
   note('boost', gather(memories.map((memory, i) => bestByWords(memory, boosts, 0, verdicts[i]!, LEG_DEPTH))));
   note('attributes', gather(memories.map((memory, i) => bestByAttributes(memory, tests, verdicts[i]!, LEG_DEPTH))));
+  // The near families' products that show a trait of the family asked for: the attribute leg keeps
+  // a near family's first 120 by item id, all equal to it, and a drawstring pair may be the 121st.
+  if (intent.nearFamilies.length && traits.words.length) {
+    const near = new Set(intent.nearFamilies);
+    note('traits', gather(memories.map((memory) => bestByWords(memory, traits, 0, memory.verdicts((doc) => near.has(doc.family) && accept(doc)), LEG_DEPTH))));
+  }
   const indexOf = new Map(datasetIds.map((id, i) => [id, i]));
   const vectorLeg = queryVector ? deps.memory.nearest(memories, queryVector, LEG_DEPTH).filter((match) => verdicts[indexOf.get(match.doc.datasetId)!]!.accepts(match.doc)) : [];
   note('vector', vectorLeg.map((match) => match.doc));
