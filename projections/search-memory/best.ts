@@ -67,6 +67,22 @@ export class WordQuery {
     return { rank: this.rank, covered: this.covered, which: this.which };
   }
 
+  /** Each word's weight in the doc (of the first of its lexemes the doc has; 0 without), into `into`, which is returned. */
+  weights(doc: MemoryDoc, into: Float64Array = new Float64Array(this.words.length)): Float64Array {
+    const terms = termsInOrder(doc);
+    for (let w = 0; w < this.words.length; w++) {
+      const lexemes = this.words[w]!;
+      into[w] = 0;
+      for (let l = 0; l < lexemes.length; l++) {
+        const at = indexOf(terms, lexemes[l]!);
+        if (at < 0) continue;
+        into[w] = doc.weights[at]!;
+        break;
+      }
+    }
+    return into;
+  }
+
   /**
    * How rare each word is among the docs of `memories` (inverse document frequency, ln(1 + N / df),
    * a word no doc has counted as one a single doc has): a shared word ("top", "dress") says less

@@ -45,9 +45,14 @@ const setUp = async (t: Test, { own = false } = {}) => {
   };
   const search = (body: object, key = org.publicKey as string) =>
     service.app.inject({ method: 'POST', url: '/v1/search', headers: { authorization: `Bearer ${key}` }, payload: body });
-  /** Search settles once the search read model has the items (read-your-writes holds for the item list, not for search). */
+  /**
+   * Search settles once the search read model has the items (read-your-writes holds for the item
+   * list, not for search): once `dataset` returns every item is processed, and the read model is
+   * waited on up to the store's head (the event, not a clock); the polling after it is a safety net.
+   */
   const settled = async (body: object, count: number) => {
-    const until = Date.now() + 10_000;
+    await service.platform.projections.waitFor((await service.platform.eventStore.committedHead())!, ['search_index'], 60_000);
+    const until = Date.now() + 60_000;
     for (;;) {
       const response = await search(body);
       if (response.statusCode !== 200 || response.json().results.length >= count || Date.now() > until) return response;
@@ -193,6 +198,20 @@ t.test('a near family of many: the trousers that are nearly joggers are found ho
   await service.platform.projections.waitFor((await service.platform.eventStore.committedHead())!, ['search_index'], 60_000);
   const found = skus(await search({ query: 'joggers', limit: 20 }));
   t.same(found.slice(0, 2).sort(), ['TR-CUFF', 'TR-DRAW']);
+});
+
+t.test('what suits an occasion counts by whole phrases: a "sports bra" or a "tank top" suits yoga, a lace bra top does not', async (t) => {
+  const { dataset, settled, search } = await setUp(t);
+  // Lingerie holding a word of two of yoga's phrases ("sports bra", "tank top") and neither phrase.
+  const lace = Array.from({ length: 3 }, (_, i) => product(`LACE-${i}`, `Lace Bra Top ${i}`, 'Lingerie', 30, [variant(`LACE-${i}-M`, 'M', 30)]));
+  await dataset('Main', 'https://acme.example.com', [
+    ...lace,
+    product('LEGGINGS', 'High-Rise Leggings', 'Leggings', 45, [variant('LG-M', 'M', 45)]),
+    product('TANK', 'Ribbed Tank Top', 'Tank Tops', 25, [variant('TK-M', 'M', 25)]),
+  ]);
+  await settled({ query: 'what to wear to yoga', limit: 20 }, 2);
+  const found = skus(await search({ query: 'what to wear to yoga', limit: 20 }));
+  t.same(found.slice(0, 2).sort(), ['LEGGINGS', 'TANK'], 'the leggings and the tank top before the lace');
 });
 
 t.test('a rare word says more than a common one: "waffle knit top" finds the waffle top before the knit tops', async (t) => {

@@ -42,7 +42,8 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   const { datasetIds, head } = scope;
   const [memories, stemmed, queryVector, pricingSources] = await Promise.all([
     deps.memory.ready(datasetIds, head),
-    stems(deps.db, [understood.terms, understood.boosts, intent.traits]),
+    // Each occasion phrase a list of its own: "tank top" is one thing suited to yoga, not two.
+    stems(deps.db, [understood.terms, intent.traits, ...understood.boosts.map((phrase) => [phrase])]),
     embedQuery(deps, vectorText(query, understood)),
     // Only with a price bound asked: the bound is judged while retrieving where it can be.
     hasPriceBound(filters, understood) ? datasetPricingSourcesById(deps.db, datasetIds) : undefined,
@@ -52,10 +53,13 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   const paysStored = pricingSources && ((doc: MemoryDoc) => doc.sourceId === null || paysStoredPrice(country, pricingSources.get(doc.sourceId) ?? null));
   const asked = docFilter(filters, understood, paysStored);
   // Looked up once the memory is ready: a dataset loading meanwhile brings lexemes of its own.
-  const [textTerms = [], boostTerms = [], traitTerms = []] = stemmed.map((words, list) =>
+  const [textTerms = [], traitTerms = [], ...phraseTerms] = stemmed.map((words, list) =>
     // A trait is a whole word: "elastic" is not the start of "elastane".
-    words.map((forms) => deps.memory.lexemeIds(list === 2 ? forms.map((form) => ({ ...form, prefix: false })) : forms)),
+    words.map((forms) => deps.memory.lexemeIds(list === 1 ? forms.map((form) => ({ ...form, prefix: false })) : forms)),
   );
+  const boostTerms = phraseTerms.flat();
+  // Which of the boost leg's words each phrase holds (a stop word has none: "black tie" may be one).
+  const phrases = phraseTerms.filter((terms) => terms.length).map((terms) => terms.length);
 
   // Found by its name, a doc passes the request's filters only; every leg may then score it.
   const typedName = nameKey(query);
@@ -67,6 +71,7 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   // What a word says of the shopper's want, by how rare it is among the docs in scope.
   const rarity = words.rarity(memories);
   const rarityOfAll = rarity.reduce((sum, r) => sum + r, 0);
+  const boostWeights = new Float64Array(boosts.words.length);
   const legs = new Map<MemoryDoc, Partial<Record<Leg, number>>>();
   const note = (leg: Leg, docs: readonly MemoryDoc[]) => docs.forEach((doc, position) => (legs.get(doc) ?? legs.set(doc, {}).get(doc)!)[leg] ??= position);
   // Which words first (a thousand a word), then how strongly.
@@ -93,7 +98,7 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
       legs: found,
       textRank: inText.rank,
       textCoverage: rarityOfAll > 0 ? rarity.reduce((sum, r, w) => (inText.which & (1 << w) ? sum + r : sum), 0) / rarityOfAll : 0,
-      boostRank: boosts.measure(doc).rank,
+      boostRank: boostRank(boosts.weights(doc, boostWeights), phrases),
       similarity: similarity.get(doc) ?? 0,
       slot: doc.slotName,
       family: doc.family,
@@ -116,6 +121,29 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
     bestSimilarity: Math.max(0, ...vectorLeg.map((m) => m.similarity)),
     ...(pricingSources ? { pricingSources } : {}),
   };
+}
+
+/**
+ * How well a doc suits the occasion: each phrase of what suits it counts once, when the doc has
+ * every word of it, by its words' mean weight in the doc and rarity in scope. "tank top" is then
+ * one thing suited to yoga, not two, and "top" alone (every top has it) is none: "what to wear to
+ * yoga" shows leggings and tank tops before the store's other tops, and "black tie" the ties, not
+ * whatever is black.
+ */
+function boostRank(weights: Float64Array, phrases: readonly number[]): number {
+  let rank = 0;
+  let w = 0;
+  for (const length of phrases) {
+    let phrase = 0;
+    let all = true;
+    for (const end = w + length; w < end; w++) {
+      const weight = weights[w] ?? 0;
+      all &&= weight > 0;
+      phrase += weight;
+    }
+    if (all) rank += phrase / length;
+  }
+  return rank;
 }
 
 const stemCache = new Map<string, string[]>();
