@@ -30,6 +30,10 @@ async function cluster(t: Test, options: { workers: number; modelUrl: string; co
       AGENT_HEARTBEAT_MS: '250',
       AGENT_SILENCE_MS: '1500',
       AGENT_MAX_PER_ORGANIZATION: '64',
+      // A queued turn waits as long as a loaded machine takes to start the second worker: past
+      // the pickup deadline (15 s by default) the API answers "busy" and the worker drops the
+      // turn unread, and the count of model calls the test waits on would never come.
+      AGENT_PICKUP_TIMEOUT_SECONDS: '600',
     },
     // The API process runs no agent worker: every turn crosses NATS.
     apiRoles: [],
