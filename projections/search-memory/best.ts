@@ -163,6 +163,30 @@ export function bestByWords(memory: DatasetMemory, query: WordQuery, cover: numb
   return walked ?? wholeByWords(memory, lists, cover, verdicts);
 }
 
+/**
+ * The current docs listed under any of `labelKeys` that pass `verdicts` and hold any of the
+ * words, keyed by the words' summed weight: each labelled doc's own terms read, not the words'
+ * postings. For the near families' traits (search's `traits` leg): a family's own name ("jacket")
+ * is a trait of it for its near families, and its postings are mostly the family's own docs,
+ * which the leg would read only to refuse; the near families' docs are fewer.
+ */
+export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly string[], query: WordQuery, verdicts: Verdicts): Best {
+  const docs: MemoryDoc[] = [];
+  const keys: number[] = [];
+  if (!query.words.length) return { docs, keys };
+  for (const label of labelKeys) {
+    for (const doc of memory.attributes.get(label) ?? []) {
+      if (!memory.isCurrent(doc) || !verdicts.accepts(doc)) continue;
+      const key = query.key(doc, 0);
+      if (key > 0) {
+        docs.push(doc);
+        keys.push(key);
+      }
+    }
+  }
+  return { docs, keys };
+}
+
 /** The best `k` current docs passing `verdicts` that meet any of the tests, by the summed weight of those met (or more, as above). */
 export function bestByAttributes(memory: DatasetMemory, tests: readonly AttributeTest[], verdicts: Verdicts, k: number, plan = WALK_PLAN): Best {
   const lists = tests.map(({ keys }) => keys.map((key) => memory.attributes.get(key) ?? []));

@@ -17,7 +17,7 @@ import { sql, type Kysely } from 'kysely';
 import { nameKey, type UnderstoodQuery } from '../../../domain/search/index.js';
 import { ATTRIBUTE_WEIGHTS, type CandidateSignals, type Leg, type RankingIntent } from '../../../domain/search/rank.js';
 import { byItemId, quotedLexemes, type AttributeTest, type MemoryDoc } from '../../search-memory.js';
-import { bestByAttributes, bestByWords, WordQuery, type Best } from '../../search-memory/best.js';
+import { bestByAttributes, bestByWords, labelledWithWords, WordQuery, type Best } from '../../search-memory/best.js';
 import { paysStoredPrice, type PricingSource } from '../../../domain/pricing/index.js';
 import { datasetPricingSourcesById } from '../market-pricing.js';
 import { docFilter, hasPriceBound } from './filter.js';
@@ -81,8 +81,8 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   // The near families' products that show a trait of the family asked for: the attribute leg keeps
   // a near family's first 120 by item id, all equal to it, and a drawstring pair may be the 121st.
   if (intent.nearFamilies.length && traits.words.length) {
-    const near = new Set(intent.nearFamilies);
-    note('traits', gather(memories.map((memory) => bestByWords(memory, traits, 0, memory.verdicts((doc) => near.has(doc.family) && accept(doc)), LEG_DEPTH))));
+    const near = intent.nearFamilies.map((family) => `family:${family}`);
+    note('traits', gather(memories.map((memory, i) => labelledWithWords(memory, near, traits, verdicts[i]!))));
   }
   const indexOf = new Map(datasetIds.map((id, i) => [id, i]));
   const vectorLeg = queryVector ? deps.memory.nearest(memories, queryVector, LEG_DEPTH).filter((match) => verdicts[indexOf.get(match.doc.datasetId)!]!.accepts(match.doc)) : [];
