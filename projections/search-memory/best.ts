@@ -70,16 +70,7 @@ export class WordQuery {
   /** Each word's weight in the doc (of the first of its lexemes the doc has; 0 without), into `into`, which is returned. */
   weights(doc: MemoryDoc, into: Float64Array = new Float64Array(this.words.length)): Float64Array {
     const terms = termsInOrder(doc);
-    for (let w = 0; w < this.words.length; w++) {
-      const lexemes = this.words[w]!;
-      into[w] = 0;
-      for (let l = 0; l < lexemes.length; l++) {
-        const at = indexOf(terms, lexemes[l]!);
-        if (at < 0) continue;
-        into[w] = doc.weights[at]!;
-        break;
-      }
-    }
+    for (let w = 0; w < this.words.length; w++) into[w] = Math.max(0, wordWeight(terms, doc.weights, this.words[w]!));
     return into;
   }
 
@@ -118,21 +109,26 @@ export class WordQuery {
       const { weights } = doc;
       // Summed in the words' order, as the bound is: equal sums are equal floats.
       for (let w = 0; w < words.length; w++) {
-        const lexemes = words[w]!;
-        for (let l = 0; l < lexemes.length; l++) {
-          const at = indexOf(terms, lexemes[l]!);
-          if (at < 0) continue;
-          covered++;
-          which |= 1 << w;
-          rank += weights[at]!;
-          break;
-        }
+        const weight = wordWeight(terms, weights, words[w]!);
+        if (weight < 0) continue;
+        covered++;
+        which |= 1 << w;
+        rank += weight;
       }
     }
     this.rank = rank;
     this.covered = covered;
     this.which = which;
   }
+}
+
+/** A word's weight in a doc: that of the first of its lexemes the doc's terms hold, or -1 when they hold none. */
+function wordWeight(terms: Uint32Array, weights: ArrayLike<number>, lexemes: WordLexemes): number {
+  for (let l = 0; l < lexemes.length; l++) {
+    const at = indexOf(terms, lexemes[l]!);
+    if (at >= 0) return weights[at]!;
+  }
+  return -1;
 }
 
 /** Where `value` is in the ascending `sorted`, or -1. */

@@ -187,7 +187,7 @@ t.test('the next best thing, nearest first: trousers whose listing shows what ma
 });
 
 t.test('a near family of many: the trousers that are nearly joggers are found however many plain trousers there are', async (t) => {
-  const { service, dataset, search } = await setUp(t);
+  const { dataset, settled, search } = await setUp(t);
   // More plain trousers than a retrieval leg keeps (120), all equal to the attribute leg.
   const plain = Array.from({ length: 300 }, (_, i) => product(`TR-${i}`, `Tailored Trousers No. ${i}`, 'Trousers', 60, [variant(`TR-${i}-M`, 'M', 60)]));
   await dataset('Trousers', 'https://trousers.example.com', [
@@ -195,7 +195,7 @@ t.test('a near family of many: the trousers that are nearly joggers are found ho
     product('TR-DRAW', 'Linen Trousers', 'Trousers', 55, [variant('TRD-M', 'M', 55)], { description: 'Easy linen trousers with a drawstring waist.' }),
     product('TR-CUFF', 'Cotton Trousers', 'Trousers', 55, [variant('TRC-M', 'M', 55)], { description: 'Soft cotton trousers, cuffed at the ankle.' }),
   ]);
-  await service.platform.projections.waitFor((await service.platform.eventStore.committedHead())!, ['search_index'], 60_000);
+  await settled({ query: 'joggers', limit: 20 }, 20);
   const found = skus(await search({ query: 'joggers', limit: 20 }));
   t.same(found.slice(0, 2).sort(), ['TR-CUFF', 'TR-DRAW']);
 });

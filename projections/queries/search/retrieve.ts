@@ -125,7 +125,7 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
 
 /**
  * How well a doc suits the occasion: each phrase of what suits it counts once, when the doc has
- * every word of it, by its words' mean weight in the doc and rarity in scope. "tank top" is then
+ * every word of it, by its words' mean weight in the doc (`WordQuery.weights`). "tank top" is then
  * one thing suited to yoga, not two, and "top" alone (every top has it) is none: "what to wear to
  * yoga" shows leggings and tank tops before the store's other tops, and "black tie" the ties, not
  * whatever is black.
