@@ -73,7 +73,10 @@ class OrganizationSlots {
   readonly #running = new Map<string, number>();
   readonly #waiting = new Map<string, Array<() => void>>();
 
-  constructor(readonly limit: number) {}
+  readonly limit: number;
+  constructor(limit: number) {
+    this.limit = limit;
+  }
 
   async take(organizationId: string, timeoutMs: number): Promise<() => void> {
     const running = this.#running.get(organizationId) ?? 0;

@@ -301,10 +301,14 @@ class Pace {
   readonly #deadline: NodeJS.Timeout;
   readonly #window: NodeJS.Timeout | undefined;
 
+  private readonly limits: BodyLimits;
+  private readonly expire: (error: HttpError) => void;
   constructor(
-    private readonly limits: BodyLimits,
-    private readonly expire: (error: HttpError) => void,
+    limits: BodyLimits,
+    expire: (error: HttpError) => void,
   ) {
+    this.limits = limits;
+    this.expire = expire;
     this.#deadline = setTimeout(() => this.#cut(BODY_MESSAGES.deadline(limits)), limits.deadlineMs);
     if (limits.minBytesPerSecond > 0) this.#window = setInterval(() => this.#judge(), limits.windowMs);
   }

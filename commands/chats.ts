@@ -38,7 +38,10 @@ export interface ChatDeps {
 /** Ledgers as this process last saw them, so opening a chat does not read the whole ledger each time. */
 export class ChatLedgers {
   readonly #known = new Map<string, KnownStream<ChatLedgerState>>();
-  constructor(readonly maxOrganizations = 1_000) {}
+  readonly maxOrganizations: number;
+  constructor(maxOrganizations = 1_000) {
+    this.maxOrganizations = maxOrganizations;
+  }
 
   async open(store: EventStore, organizationId: string, chatId: string, maxChats: number, meta: CommandMeta): Promise<void> {
     await this.#run(store, organizationId, { type: 'OpenChat', data: { organizationId, chatId, maxChats } }, meta);

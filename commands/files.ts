@@ -11,11 +11,13 @@ import { handleCommand } from './handle.js';
 /** An upload that is not kept; `stage` says which step failed (its bytes are gone either way). */
 export class UploadNotStored extends Error {
   override name = 'UploadNotStored';
+  readonly stage: 'bytes' | 'event';
   constructor(
-    readonly stage: 'bytes' | 'event',
+    stage: 'bytes' | 'event',
     cause: unknown,
   ) {
     super(`the upload's ${stage === 'bytes' ? 'bytes could not be stored' : 'event could not be appended'}`, { cause });
+    this.stage = stage;
   }
 }
 

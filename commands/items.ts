@@ -47,15 +47,23 @@ const entryProblem = (entry: unknown): string | null => {
 
 /** An entry already refused as it was read (a feed product); parseEntries lists it with the other failures. */
 export class RefusedEntry {
+  readonly sku: string | null;
+  readonly error: string;
   constructor(
-    readonly sku: string | null,
-    readonly error: string,
-  ) {}
+    sku: string | null,
+    error: string,
+  ) {
+    this.sku = sku;
+    this.error = error;
+  }
 }
 
 /** An entry already made into its listing as it was read (a feed product); parseEntries takes it as it is. */
 export class ParsedEntry {
-  constructor(readonly listing: Listing) {}
+  readonly listing: Listing;
+  constructor(listing: Listing) {
+    this.listing = listing;
+  }
 }
 
 /**

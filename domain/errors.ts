@@ -12,8 +12,10 @@ export class NotFound extends DomainError {}
 
 /** The request breaks a rule of the spec (422). `details` carries per-field messages. */
 export class Invalid extends DomainError {
-  constructor(message: string, readonly details?: Record<string, string>) {
+  readonly details?: Record<string, string>;
+  constructor(message: string, details?: Record<string, string>) {
     super(message);
+    this.details = details;
   }
 }
 

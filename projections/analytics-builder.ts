@@ -48,7 +48,10 @@ export class AnalyticsBuilder {
   /** Work was announced while a pass ran: the next pass starts at once. */
   private woken = false;
 
-  constructor(private readonly options: AnalyticsBuilderOptions) {}
+  private readonly options: AnalyticsBuilderOptions;
+  constructor(options: AnalyticsBuilderOptions) {
+    this.options = options;
+  }
 
   start(): void {
     if (this.running) return;

@@ -10,18 +10,26 @@ import type { Projector } from './projector.js';
 /** A handler threw: the projector stops at the event before, rather than skipping this one. */
 export class HandlerFailed extends Error {
   override name = 'HandlerFailed';
+  readonly projection: string;
+  readonly eventType: string;
+  /** The failing event's position, or the batch's range for an `applyBatch` failure. */
+  readonly position: string;
+  /** The failing event, when a single handler failed (not an `applyBatch`). */
+  readonly event?: RecordedEvent;
   constructor(
-    readonly projection: string,
-    readonly eventType: string,
-    /** The failing event's position, or the batch's range for an `applyBatch` failure. */
-    readonly position: string,
+    projection: string,
+    eventType: string,
+    position: string,
     cause: unknown,
-    /** The failing event, when a single handler failed (not an `applyBatch`). */
-    readonly event?: RecordedEvent,
+    event?: RecordedEvent,
   ) {
     super(`projection ${projection} failed on ${eventType} at ${position}: ${cause instanceof Error ? cause.message : String(cause)}`, {
       cause,
     });
+    this.projection = projection;
+    this.eventType = eventType;
+    this.position = position;
+    this.event = event;
   }
 }
 

@@ -85,14 +85,24 @@ export class RunnerCore {
    */
   faultsRecorded = 0;
 
+  readonly store: EventStore;
+  readonly db: Kysely<any>;
+  readonly log: RunnerLogger;
+  readonly batchSize: number;
+  readonly retry: RetryPolicy;
   constructor(
-    readonly store: EventStore,
-    readonly db: Kysely<any>,
-    readonly log: RunnerLogger,
-    readonly batchSize: number,
-    readonly retry: RetryPolicy,
+    store: EventStore,
+    db: Kysely<any>,
+    log: RunnerLogger,
+    batchSize: number,
+    retry: RetryPolicy,
     projectors: readonly Projector[],
   ) {
+    this.store = store;
+    this.db = db;
+    this.log = log;
+    this.batchSize = batchSize;
+    this.retry = retry;
     for (const projector of projectors) {
       if (this.states.has(projector.name)) throw new Error(`two projectors are named ${projector.name}`);
       this.states.set(projector.name, { projector, position: null, eventsApplied: 0, fault: undefined, retrying: undefined, error: undefined, rebuilding: false, inFlight: undefined });

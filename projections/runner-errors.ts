@@ -16,15 +16,23 @@ export interface BehindProjection {
  */
 export class ProjectionTimeout extends Error {
   override name = 'ProjectionTimeout';
+  readonly position: string;
+  readonly behind: readonly BehindProjection[];
+  readonly timeoutMs: number;
+  /** What may explain it beyond the projections themselves (no runner in this process). */
+  readonly hint?: string;
   constructor(
-    readonly position: string,
-    readonly behind: readonly BehindProjection[],
-    readonly timeoutMs: number,
-    /** What may explain it beyond the projections themselves (no runner in this process). */
-    readonly hint?: string,
+    position: string,
+    behind: readonly BehindProjection[],
+    timeoutMs: number,
+    hint?: string,
   ) {
     const listed = behind.map((p) => `${p.name} at ${p.position ?? 'start'}${p.error ? ` (${p.stopped ? 'stopped: ' : ''}${p.error})` : ''}`).join(', ');
     super(`projections did not reach ${position} within ${timeoutMs} ms: ${listed}${hint ? `; ${hint}` : ''}`);
+    this.position = position;
+    this.behind = behind;
+    this.timeoutMs = timeoutMs;
+    this.hint = hint;
   }
 
   /** One sentence for the caller of the write that waited. */
@@ -41,8 +49,10 @@ export class ProjectionTimeout extends Error {
 /** A rebuild finished with some projectors stopped on a handler error or a moved checkpoint. */
 export class RebuildFailed extends Error {
   override name = 'RebuildFailed';
-  constructor(readonly failures: ReadonlyArray<{ name: string; error: string }>) {
+  readonly failures: ReadonlyArray<{ name: string; error: string }>;
+  constructor(failures: ReadonlyArray<{ name: string; error: string }>) {
     super(`rebuild failed: ${failures.map((f) => `${f.name}: ${f.error}`).join('; ')}`);
+    this.failures = failures;
   }
 }
 
@@ -72,8 +82,10 @@ export const publicError = (error: string): string => {
  */
 export class ProjectionDegraded extends Error {
   override name = 'ProjectionDegraded';
-  constructor(readonly lanes: readonly DegradedRead[]) {
+  readonly lanes: readonly DegradedRead[];
+  constructor(lanes: readonly DegradedRead[]) {
     super(`read models degraded: ${lanes.map((l) => `${l.projection} for organization ${l.organizationId} (${l.eventType} at ${l.position}: ${l.error})`).join('; ')}`);
+    this.lanes = lanes;
   }
 
   /** One sentence for the caller: which organization's read model, and why; no stack, no secrets. */

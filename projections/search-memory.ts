@@ -131,10 +131,14 @@ export class SearchMemory {
   /** The last loads, newest last (for the benchmark and tests). */
   readonly loads: LoadReport[] = [];
 
+  private readonly db: Kysely<any>;
+  private readonly options: SearchMemoryOptions;
   constructor(
-    private readonly db: Kysely<any>,
-    private readonly options: SearchMemoryOptions = {},
+    db: Kysely<any>,
+    options: SearchMemoryOptions = {},
   ) {
+    this.db = db;
+    this.options = options;
     this.budget = options.budgetBytes ?? Infinity;
   }
 

@@ -6,8 +6,12 @@ import { ProjectionDegraded, ProjectionTimeout } from '../../projections/runner-
 
 /** An error whose message is already the exact text a client should see. */
 export class HttpError extends Error {
-  constructor(readonly statusCode: number, message: string, readonly body?: Record<string, unknown>) {
+  readonly statusCode: number;
+  readonly body?: Record<string, unknown>;
+  constructor(statusCode: number, message: string, body?: Record<string, unknown>) {
     super(message);
+    this.statusCode = statusCode;
+    this.body = body;
     this.name = 'HttpError';
   }
 }

@@ -88,10 +88,12 @@ export class IdempotencyStore {
   private readonly ttlMs: number;
   private readonly staleClaimMs: number;
 
+  private readonly db: Kysely<any>;
   constructor(
-    private readonly db: Kysely<any>,
+    db: Kysely<any>,
     options: Pick<IdempotencyOptions, 'now' | 'ttlMs' | 'staleClaimMs'> = {},
   ) {
+    this.db = db;
     this.now = options.now ?? (() => new Date());
     this.ttlMs = options.ttlMs ?? DAY_MS;
     this.staleClaimMs = options.staleClaimMs ?? 5 * 60 * 1000;

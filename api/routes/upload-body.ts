@@ -122,11 +122,17 @@ class BodyReading {
   /** requestHashPrefix, for a request with an Idempotency-Key. */
   readonly #hashPrefix: string | null;
 
+  private readonly request: FastifyRequest;
+  private readonly maxEntries: number;
+  private readonly storeUrl: string;
   constructor(
-    private readonly request: FastifyRequest,
-    private readonly maxEntries: number,
-    private readonly storeUrl: string,
+    request: FastifyRequest,
+    maxEntries: number,
+    storeUrl: string,
   ) {
+    this.request = request;
+    this.maxEntries = maxEntries;
+    this.storeUrl = storeUrl;
     this.#hashPrefix = request.headers[IDEMPOTENCY_KEY_HEADER] === undefined ? null : requestHashPrefix(request);
     this.#parser = new JsonLists(
       SHAPES,

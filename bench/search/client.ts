@@ -39,12 +39,14 @@ export class SearchRouteMissing extends Error {
 }
 
 export class SearchFailed extends Error {
+  readonly status: number;
   constructor(
-    readonly status: number,
+    status: number,
     body: string,
     request: SearchBody,
   ) {
     super(`POST /v1/search ${JSON.stringify(request).slice(0, 200)}: ${status} ${body.slice(0, 300)}`);
+    this.status = status;
     this.name = 'SearchFailed';
   }
 }

@@ -17,8 +17,12 @@ export type DatasetCommand =
  * organization's). Endpoints word this differently, so the route picks the message.
  */
 export class DatasetNotFound extends NotFound {
-  constructor(readonly datasetId: string, readonly organizationId: string) {
+  readonly datasetId: string;
+  readonly organizationId: string;
+  constructor(datasetId: string, organizationId: string) {
     super(`Dataset '${datasetId}' not found for organization '${organizationId}'.`);
+    this.datasetId = datasetId;
+    this.organizationId = organizationId;
   }
 }
 

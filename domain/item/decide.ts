@@ -16,8 +16,10 @@ export type ItemCommand =
   | { type: 'SetItemStatus'; data: Ids & { status: ItemStatus; sourceId?: string } };
 
 export class ItemNotFound extends NotFound {
-  constructor(readonly itemId: string) {
+  readonly itemId: string;
+  constructor(itemId: string) {
     super(`Item '${itemId}' not found.`);
+    this.itemId = itemId;
   }
 }
 

@@ -53,8 +53,10 @@ export class SyncJobNotFound extends NotFound {
  * stopped (and may be running elsewhere), or was removed with its source. The worker stops.
  */
 export class SyncClaimLost extends DomainError {
-  constructor(readonly jobId: string) {
+  readonly jobId: string;
+  constructor(jobId: string) {
     super(`Sync job ${jobId} is no longer held by this worker.`);
+    this.jobId = jobId;
   }
 }
 

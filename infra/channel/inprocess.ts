@@ -73,7 +73,10 @@ export function createInProcessChannel(): TurnChannel {
 class Listeners<H> {
   readonly #byTurn = new Map<string, Set<{ handler: H }>>();
 
-  constructor(readonly what: string) {}
+  readonly what: string;
+  constructor(what: string) {
+    this.what = what;
+  }
 
   add(turnId: string, handler: H): Subscription {
     let entries = this.#byTurn.get(turnId);

@@ -38,10 +38,15 @@ export class AppendBatcher<T> {
   #closed: Promise<void> | undefined;
   #idle: (() => void) | undefined;
 
+  private readonly run: RunBatch<T>;
+  private readonly options: AppendBatcherOptions;
   constructor(
-    private readonly run: RunBatch<T>,
-    private readonly options: AppendBatcherOptions,
-  ) {}
+    run: RunBatch<T>,
+    options: AppendBatcherOptions,
+  ) {
+    this.run = run;
+    this.options = options;
+  }
 
   submit(request: AppendRequest): Promise<T> {
     if (this.#closed) return Promise.reject(new Error('The event store is closed'));

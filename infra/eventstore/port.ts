@@ -113,12 +113,18 @@ export interface EventStore {
 }
 
 export class WrongExpectedRevision extends Error {
+  readonly streamId: string;
+  readonly expected: ExpectedRevision;
+  readonly actual: bigint | 'no_stream';
   constructor(
-    readonly streamId: string,
-    readonly expected: ExpectedRevision,
-    readonly actual: bigint | 'no_stream',
+    streamId: string,
+    expected: ExpectedRevision,
+    actual: bigint | 'no_stream',
   ) {
     super(`Wrong expected revision on ${streamId}: expected ${String(expected)}, actual ${String(actual)}`);
+    this.streamId = streamId;
+    this.expected = expected;
+    this.actual = actual;
     this.name = 'WrongExpectedRevision';
   }
 }

@@ -41,11 +41,13 @@ export interface PostgresEventStoreOptions {
  */
 export class UnsupportedEventData extends Error {
   override name = 'UnsupportedEventData';
+  readonly streamId: string;
   constructor(
-    readonly streamId: string,
+    streamId: string,
     reason: string,
   ) {
     super(`Cannot append to ${streamId}: ${reason}`);
+    this.streamId = streamId;
   }
 }
 

@@ -11,11 +11,13 @@ export const PROBE_EVENT_TYPE = 'StylistProbe';
 /** The store did not behave as the port requires; `check` names what failed. */
 export class EventStoreProbeFailed extends Error {
   override name = 'EventStoreProbeFailed';
+  readonly check: string;
   constructor(
-    readonly check: string,
+    check: string,
     detail: string,
   ) {
     super(`event store probe failed at "${check}": ${detail}`);
+    this.check = check;
   }
 }
 

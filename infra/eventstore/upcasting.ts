@@ -8,14 +8,16 @@ import { positionToString } from './position.js';
 
 export class InvalidStoredEvent extends Error {
   override name = 'InvalidStoredEvent';
+  readonly event: RecordedEvent;
   constructor(
-    readonly event: RecordedEvent,
+    event: RecordedEvent,
     detail: string,
   ) {
     super(
       `invalid event in the store: ${event.type} at revision ${event.revision} of stream ${event.streamId} ` +
         `(position ${positionToString(event.position)}, id ${event.id}): ${detail}`,
     );
+    this.event = event;
   }
 }
 

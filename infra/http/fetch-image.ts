@@ -29,9 +29,18 @@ export type ImageFetchReason =
 export class ImageFetchError extends Error {
   override name = 'ImageFetchError';
 
+  readonly reason: ImageFetchReason;
+  readonly details: {
+      status?: number;
+      limit?: number;
+      refused?: string;
+      protocol?: string;
+      location?: string;
+      cause?: unknown;
+    };
   constructor(
-    readonly reason: ImageFetchReason,
-    readonly details: {
+    reason: ImageFetchReason,
+    details: {
       status?: number;
       limit?: number;
       refused?: string;
@@ -41,6 +50,8 @@ export class ImageFetchError extends Error {
     } = {},
   ) {
     super(`image fetch failed: ${reason}`, details.cause === undefined ? undefined : { cause: details.cause });
+    this.reason = reason;
+    this.details = details;
   }
 }
 

@@ -63,15 +63,23 @@ export interface FeedResult<T = FeedProduct> {
 export class FeedError extends Error {
   override name = 'FeedError';
 
-  constructor(message: string, readonly page: number, readonly status?: number) {
+  readonly page: number;
+  readonly status?: number;
+  constructor(message: string, page: number, status?: number) {
     super(message);
+    this.page = page;
+    this.status = status;
   }
 }
 
 /** A failure that may pass on its own (rate limit, server error, network, timeout): worth another attempt. */
 class PassingFailure extends Error {
-  constructor(reason: string, readonly status?: number, readonly retryAfterMs?: number) {
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+  constructor(reason: string, status?: number, retryAfterMs?: number) {
     super(reason);
+    this.status = status;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 

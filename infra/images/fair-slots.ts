@@ -22,8 +22,10 @@ export const organizationOwner = (organizationId: string): string => `org:${orga
 /** Every place in the queue is taken. */
 export class ImagesBusy extends Error {
   override name = 'ImagesBusy';
-  constructor(readonly retryAfterSeconds: number) {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
     super('Too many images are being resized right now. Try again shortly.');
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -38,8 +40,12 @@ export class Abandoned extends Error {
 /** This address already has as many requests waiting as one address may. */
 export class WaitingLineFull extends Error {
   override name = 'WaitingLineFull';
-  constructor(readonly waiting: number, readonly limit: number) {
+  readonly waiting: number;
+  readonly limit: number;
+  constructor(waiting: number, limit: number) {
     super(`${waiting} new variants of this address are waiting already (at most ${limit})`);
+    this.waiting = waiting;
+    this.limit = limit;
   }
 }
 

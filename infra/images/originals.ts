@@ -19,10 +19,14 @@ export class OriginalReads {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
+  private readonly objects: ObjectStore;
+  readonly limit: number;
   constructor(
-    private readonly objects: ObjectStore,
-    readonly limit: number = DEFAULT_ORIGINAL_READS,
+    objects: ObjectStore,
+    limit: number = DEFAULT_ORIGINAL_READS,
   ) {
+    this.objects = objects;
+    this.limit = limit;
     if (!Number.isInteger(limit) || limit < 1) throw new Error(`original reads must be a whole number of at least 1, got ${limit}`);
   }
 

@@ -38,12 +38,16 @@ export interface ServedImage {
 /** The client address has had its share of new variants, or has as many waiting as it may. */
 export class TooManyNewVariants extends Error {
   override name = 'TooManyNewVariants';
+  readonly retryAfterSeconds: number;
+  /** The document-1 shape of a per-address limit: which bucket, how much of it, over what window. */
+  readonly detail: { bucket: string; used: number; limit: number; windowSeconds?: number };
   constructor(
-    readonly retryAfterSeconds: number,
-    /** The document-1 shape of a per-address limit: which bucket, how much of it, over what window. */
-    readonly detail: { bucket: string; used: number; limit: number; windowSeconds?: number },
+    retryAfterSeconds: number,
+    detail: { bucket: string; used: number; limit: number; windowSeconds?: number },
   ) {
     super('Rate limit exceeded.');
+    this.retryAfterSeconds = retryAfterSeconds;
+    this.detail = detail;
   }
 }
 
@@ -143,7 +147,10 @@ const etagOf = (body: Buffer): string => `"${createHash('sha256').update(body).d
 class ByteLru {
   private readonly entries = new Map<string, ServedImage>();
   private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
+  private readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
 
   get(id: string): ServedImage | undefined {
     const entry = this.entries.get(id);

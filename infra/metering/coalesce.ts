@@ -17,8 +17,11 @@ export class Coalescer<T, R> {
   readonly #busy = new Set<string>();
   readonly #waiting = new Map<string, Array<Waiting<T, R>>>();
 
+  private readonly run: (key: string, items: T[]) => Promise<R[]>;
   /** `run` gets every item of one batch, in arrival order, and returns one result per item. */
-  constructor(private readonly run: (key: string, items: T[]) => Promise<R[]>) {}
+  constructor(run: (key: string, items: T[]) => Promise<R[]>) {
+    this.run = run;
+  }
 
   submit(key: string, item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {

@@ -127,8 +127,10 @@ interface Failure {
 
 /** Carries a classified failure of one attempt out of the stream loop. */
 class AttemptFailed extends Error {
-  constructor(readonly failure: Failure) {
+  readonly failure: Failure;
+  constructor(failure: Failure) {
     super(failure.reason);
+    this.failure = failure;
   }
 }
 
@@ -190,7 +192,10 @@ class ChunkReader {
   private thinking = false;
   private readonly calls = new Map<number, { id: string; name: string; arguments: string }>();
 
-  constructor(private readonly idPrefix: string) {}
+  private readonly idPrefix: string;
+  constructor(idPrefix: string) {
+    this.idPrefix = idPrefix;
+  }
 
   *read(chunk: ChatCompletionChunk): Generator<ModelOutput> {
     const delta = chunk.choices?.[0]?.delta as ChunkDelta | undefined;

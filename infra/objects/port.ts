@@ -41,8 +41,10 @@ export interface ObjectStore {
 }
 
 export class InvalidObjectKey extends Error {
-  constructor(readonly key: string, reason: string) {
+  readonly key: string;
+  constructor(key: string, reason: string) {
     super(`Invalid object key ${JSON.stringify(key)}: ${reason}`);
+    this.key = key;
     this.name = 'InvalidObjectKey';
   }
 }

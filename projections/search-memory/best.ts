@@ -270,7 +270,9 @@ class Stream {
   /** Read to its end before the other streams (WalkPlan.rareShare). */
   first = false;
 
-  constructor(private readonly lists: readonly WalkList[]) {
+  private readonly lists: readonly WalkList[];
+  constructor(lists: readonly WalkList[]) {
+    this.lists = lists;
     this.at = lists.map(() => 0);
     this.length = lists.reduce((sum, list) => sum + list.docs.length, 0);
     this.pick();
@@ -366,7 +368,10 @@ function thresholdWalk(memory: DatasetMemory, streams: readonly Stream[], cover:
 class BestHeap {
   private readonly docs: MemoryDoc[] = [];
   private readonly keys: number[] = [];
-  constructor(private readonly k: number) {}
+  private readonly k: number;
+  constructor(k: number) {
+    this.k = k;
+  }
 
   get full(): boolean {
     return this.docs.length >= this.k;

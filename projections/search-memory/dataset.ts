@@ -182,10 +182,12 @@ export const keyWeight = (test: AttributeTest, index: number): number => test.ke
 /** `accept` asked once per doc (by slot) during one search of a dataset, whichever legs ask. */
 export class Verdicts {
   private readonly known: Uint8Array;
+  private readonly accept: (doc: MemoryDoc) => boolean;
   constructor(
     size: number,
-    private readonly accept: (doc: MemoryDoc) => boolean,
+    accept: (doc: MemoryDoc) => boolean,
   ) {
+    this.accept = accept;
     this.known = new Uint8Array(size);
   }
   accepts(doc: MemoryDoc): boolean {

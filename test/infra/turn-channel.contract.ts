@@ -224,7 +224,10 @@ export class Inbox {
   readonly frames: TurnFrame[] = [];
   #waiters: Array<{ count: number; resolve: () => void }> = [];
 
-  constructor(readonly turnId: string) {}
+  readonly turnId: string;
+  constructor(turnId: string) {
+    this.turnId = turnId;
+  }
 
   readonly onFrame = (frame: TurnFrame): void => {
     this.frames.push(frame);

@@ -7,11 +7,17 @@ import fc from 'fast-check';
 
 /** A number written exactly as given: `-0`, `1e400`, `123456789012345678901234567890`. */
 export class RawNumber {
-  constructor(readonly text: string) {}
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
 }
 /** An object as a list of entries: repeated keys and `__proto__` survive until they are written. */
 export class Entries {
-  constructor(readonly entries: ReadonlyArray<readonly [string, Json]>) {}
+  readonly entries: ReadonlyArray<readonly [string, Json]>;
+  constructor(entries: ReadonlyArray<readonly [string, Json]>) {
+    this.entries = entries;
+  }
 }
 export type Json = null | boolean | number | string | RawNumber | Entries | Json[];
 

@@ -188,7 +188,9 @@ class Deadline {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly ms: number) {
+  private readonly ms: number;
+  constructor(ms: number) {
+    this.ms = ms;
     this.timer = setTimeout(() => this.controller.abort(new Error(`sync deadline of ${ms} ms passed`)), ms);
   }
 
@@ -213,11 +215,13 @@ class Deadline {
 
 /** The run failed for a reason the merchant should read (the store's answers, an empty store). */
 class RunFailure extends Error {
+  readonly stats: SyncStats;
   constructor(
     message: string,
-    readonly stats: SyncStats,
+    stats: SyncStats,
   ) {
     super(message);
+    this.stats = stats;
   }
 }
 
@@ -226,17 +230,34 @@ class SyncRun {
   /** Set once the first change reaches the catalogue (items queued, archived or brought back). */
   wroteToCatalogue = false;
 
+  private readonly deps: SyncDeps;
+  private readonly ids: { sourceId: string; datasetId: string; organizationId: string };
+  private readonly jobId: string;
+  private readonly source: Pick<Source, 'endpoint' | 'markets' | 'defaultMarket'>;
+  private readonly log: SyncLogWriter;
+  private readonly heartbeat: Heartbeat;
+  /** Aborts when the job is lost (heartbeat), the process halts, or the deadline passes: stop, write nothing more. */
+  private readonly signal: AbortSignal;
+  private readonly meta: () => CommandMeta;
   constructor(
-    private readonly deps: SyncDeps,
-    private readonly ids: { sourceId: string; datasetId: string; organizationId: string },
-    private readonly jobId: string,
-    private readonly source: Pick<Source, 'endpoint' | 'markets' | 'defaultMarket'>,
-    private readonly log: SyncLogWriter,
-    private readonly heartbeat: Heartbeat,
-    /** Aborts when the job is lost (heartbeat), the process halts, or the deadline passes: stop, write nothing more. */
-    private readonly signal: AbortSignal,
-    private readonly meta: () => CommandMeta,
-  ) {}
+    deps: SyncDeps,
+    ids: { sourceId: string; datasetId: string; organizationId: string },
+    jobId: string,
+    source: Pick<Source, 'endpoint' | 'markets' | 'defaultMarket'>,
+    log: SyncLogWriter,
+    heartbeat: Heartbeat,
+    signal: AbortSignal,
+    meta: () => CommandMeta,
+  ) {
+    this.deps = deps;
+    this.ids = ids;
+    this.jobId = jobId;
+    this.source = source;
+    this.log = log;
+    this.heartbeat = heartbeat;
+    this.signal = signal;
+    this.meta = meta;
+  }
 
   private get endpoint(): string {
     return this.source.endpoint;
@@ -387,10 +408,14 @@ class Heartbeat {
   progress: Record<string, unknown> = { phase: 'starting' };
   readonly signal: AbortSignal;
 
+  private readonly deps: SyncDeps;
+  private readonly jobId: string;
   constructor(
-    private readonly deps: SyncDeps,
-    private readonly jobId: string,
+    deps: SyncDeps,
+    jobId: string,
   ) {
+    this.deps = deps;
+    this.jobId = jobId;
     this.signal = deps.halt ? AbortSignal.any([this.controller.signal, deps.halt]) : this.controller.signal;
   }
 

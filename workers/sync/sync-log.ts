@@ -14,11 +14,18 @@ export class SyncLogWriter {
   private dropped = 0;
   private flushing: Promise<void> = Promise.resolve();
 
+  private readonly db: Kysely<any>;
+  readonly logId: string;
+  private readonly now: () => Date;
   constructor(
-    private readonly db: Kysely<any>,
-    readonly logId: string,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    db: Kysely<any>,
+    logId: string,
+    now: () => Date = () => new Date(),
+  ) {
+    this.db = db;
+    this.logId = logId;
+    this.now = now;
+  }
 
   add(level: LogLevel, message: string, sku: string | null = null): void {
     // The last place is kept for the note on what was left out.
