@@ -17,6 +17,7 @@ const EVENTS = 300;
 const BATCH = 50;
 const KILL_AT = 130; // inside the third batch: the child stalls there until killed
 const child = fileURLToPath(new URL('./fixtures/slow-runner.ts', import.meta.url));
+const typescript = fileURLToPath(new URL('../../bin/typescript.mjs', import.meta.url));
 
 t.test('killed mid-batch, restarted: every event applied exactly once', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'stylist-crash-'));
@@ -82,7 +83,7 @@ async function withStore(
 /** Runs the slow runner until it reports `killAt` handler calls, SIGKILLs it; returns the last count seen. */
 function runUntilKilled(dir: string, killAt: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, dir, String(BATCH), String(killAt)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', typescript, child, dir, String(BATCH), String(killAt)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let seen = 0;
     let stderr = '';
     let pending = '';
