@@ -283,7 +283,7 @@ async function databaseFor(backend: Backend): Promise<{ env: Record<string, stri
 
 async function spawnChild(task: 'sync' | 'upload' | 'idle', backend: Backend, env: Record<string, string>) {
   const database = await databaseFor(backend);
-  const proc = spawn(process.execPath, [...CHILD_FLAGS, '--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)], {
+  const proc = spawn(process.execPath, [...CHILD_FLAGS, '--expose-gc', '--import', fileURLToPath(new URL('../bin/typescript.mjs', import.meta.url)), fileURLToPath(import.meta.url)], {
     env: { ...process.env, ...SERVICE_ENV, ...env, ...database.env, BENCH_MEMORY_CHILD: task },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
