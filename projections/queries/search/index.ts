@@ -1,7 +1,7 @@
 // Shopper search (document 3 §3), top to bottom, one file per stage:
 //   1. scope.ts       which datasets, their default currency, the read model's head;
 //   2. understand     the shopper's words onto the taxonomy (domain/search/understand.ts);
-//   3. retrieve.ts    four bounded legs over the search memory (text, boost, attributes, vector),
+//   3. retrieve.ts    five bounded legs over the search memory (text, boost, attributes, traits, vector),
 //                     held to the filters of the request and the words (filter.ts);
 //   4. rank           relevance among what was found (domain/search/rank.ts), every candidate
 //                     counted as available;
