@@ -26,29 +26,22 @@ export type ImageFetchReason =
   /** Anything else: the network, or the caller's own signal (`cause`). */
   | 'failed';
 
+/** What an `ImageFetchError` knows beyond its reason. */
+export interface ImageFetchDetails {
+  status?: number;
+  limit?: number;
+  refused?: string;
+  protocol?: string;
+  location?: string;
+  cause?: unknown;
+}
+
 export class ImageFetchError extends Error {
   override name = 'ImageFetchError';
 
   readonly reason: ImageFetchReason;
-  readonly details: {
-      status?: number;
-      limit?: number;
-      refused?: string;
-      protocol?: string;
-      location?: string;
-      cause?: unknown;
-    };
-  constructor(
-    reason: ImageFetchReason,
-    details: {
-      status?: number;
-      limit?: number;
-      refused?: string;
-      protocol?: string;
-      location?: string;
-      cause?: unknown;
-    } = {},
-  ) {
+  readonly details: ImageFetchDetails;
+  constructor(reason: ImageFetchReason, details: ImageFetchDetails = {}) {
     super(`image fetch failed: ${reason}`, details.cause === undefined ? undefined : { cause: details.cause });
     this.reason = reason;
     this.details = details;
