@@ -50,6 +50,8 @@ const BACKEND_INDEPENDENT = [
   /^test\/app\/cli-busy-data-dir\.test\.ts$/,
   // The docs against the code's configuration and commands: no store opened.
   /^test\/app\/docs\.test\.ts$/,
+  // The TypeScript loader of the command and the tests (bin/typescript.mjs), on files of its own.
+  /^test\/app\/typescript-loader\.test\.ts$/,
   // The in-process queue; its JetStream twin is test/integration/workqueue-jetstream.test.ts.
   /^test\/infra\/workqueue\.test\.ts$/,
   // A crash of an embedded PGlite data directory.
