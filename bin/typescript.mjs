@@ -11,13 +11,33 @@
 // Stripping only erases types, so the code must be erasable TypeScript: tsconfig's
 // `erasableSyntaxOnly` holds it to that (no parameter properties, enums or namespaces), and tsx
 // and Node then run the same JavaScript.
+import { lstatSync, mkdirSync } from 'node:fs';
 import module from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// V8's compiled code kept on disk (the OS's temporary folder) between processes: NODE_COMPILE_CACHE
-// picks another folder, NODE_DISABLE_COMPILE_CACHE=1 turns it off. Children inherit the folder.
-const cache = module.enableCompileCache?.();
-if (cache?.directory && !process.env.NODE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = cache.directory;
+// V8's compiled code kept on disk between processes, in a folder of this user's own in the OS's
+// temporary folder: code read from a cache another user could write would run as this one, so a
+// folder that is not this user's alone is not used. NODE_COMPILE_CACHE picks another folder,
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off. Children inherit the folder.
+const cacheDir = process.env.NODE_COMPILE_CACHE || ownFolder(path.join(tmpdir(), `stylist-compile-cache-${process.getuid?.() ?? 'user'}`));
+if (cacheDir && module.enableCompileCache) {
+  const cache = module.enableCompileCache(cacheDir);
+  if (cache?.directory) process.env.NODE_COMPILE_CACHE = cache.directory;
+}
+
+/** `dir`, made if missing, when it is a directory only this user can write to; else undefined. */
+function ownFolder(dir) {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stat = lstatSync(dir);
+    const mine = process.getuid ? stat.uid === process.getuid() : true;
+    return stat.isDirectory() && mine && (stat.mode & 0o022) === 0 ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const here = fileURLToPath(import.meta.url);
 const nativeTypes = Boolean(process.features.typescript) && typeof module.registerHooks === 'function' && !here.includes('/node_modules/');

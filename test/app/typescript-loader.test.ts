@@ -1,8 +1,9 @@
 // bin/typescript.mjs, the loader of the `stylist` command and of the tests: a TypeScript source
 // importing `./file.js` gets `./file.ts`, a real `./file.js` is still found, and a missing one is
-// Node's own error; the same with Node's type stripping turned off, through tsx instead.
+// Node's own error; the same with Node's type stripping turned off, through tsx instead. Its compile
+// cache is a folder of the user's own, never one another user could write to.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,4 +47,22 @@ t.test('a TypeScript source imports its siblings by their .js names, natively an
     t.equal(failed?.code, 1, `${label}: a missing import fails the process`);
     t.match(failed?.stderr ?? '', /nowhere/, `${label}: naming the file it could not find`);
   }
+});
+
+t.test('the compile cache is a folder only this user can write to, or none', async (t) => {
+  const temp = await mkdtemp(path.join(tmpdir(), 'stylist-loader-tmp-'));
+  t.teardown(() => rm(temp, { recursive: true, force: true }));
+  // The test runner's own processes have a cache folder: the child must choose its own.
+  const { NODE_COMPILE_CACHE: _inherited, ...inherited } = process.env;
+  const env = { ...inherited, TMPDIR: temp };
+  const cacheOf = async () => (await run(process.execPath, ['--import', loader, '-e', 'console.log(process.env.NODE_COMPILE_CACHE ?? "none")'], { env })).stdout.trim();
+  const own = path.join(temp, `stylist-compile-cache-${process.getuid?.() ?? 'user'}`);
+
+  t.equal(await cacheOf(), own, 'made in the temporary folder, and handed to child processes');
+  t.equal((await stat(own)).mode & 0o777, 0o700, 'readable and writable by this user alone');
+
+  await rm(own, { recursive: true });
+  await mkdir(own);
+  await chmod(own, 0o777);
+  t.equal(await cacheOf(), 'none', 'a folder others can write to is not used');
 });
