@@ -4,7 +4,7 @@
 // Where Node strips types itself (22.18+, 23.6+, 24) it runs them so, with one resolve hook: the
 // sources import each other as `./file.js` (NodeNext's spelling), and the file is `./file.ts`.
 // Elsewhere, and from inside a node_modules folder (Node will not strip types there), tsx runs them.
-// Why not tsx everywhere: starting a process is most of a short command's and a test file's CPU,
+// Why not tsx everywhere: starting a process is a large part of a command's and a test file's CPU,
 // and V8's compile cache (below) keeps code only for the source Node read itself, not tsx's
 // output. Measured importing the test service (the whole app, some 1,000 modules) on 2 cores:
 // tsx 2.8 s of CPU, tsx with the cache 2.2 s, Node's own stripping with the cache 1.2 s.
@@ -27,7 +27,11 @@ if (cacheDir && module.enableCompileCache) {
   if (cache?.directory) process.env.NODE_COMPILE_CACHE = cache.directory;
 }
 
-/** `dir`, made if missing, when it is a directory only this user can write to; else undefined. */
+/**
+ * `dir`, made if missing, when it is a directory only this user can write to; else undefined. The
+ * service's own folders are held to this by app/data-dir.ts, which this file cannot import: it runs
+ * before any TypeScript can be loaded.
+ */
 function ownFolder(dir) {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
