@@ -150,13 +150,21 @@ function indexOf(sorted: Uint32Array, value: number): number {
  */
 export function bestByWords(memory: DatasetMemory, query: WordQuery, cover: number, verdicts: Verdicts, k: number, plan = WALK_PLAN): Best {
   const lists = query.words.map((lexemes) => lexemes.flatMap((lexeme) => memory.postings.get(lexeme) ?? []));
-  const total = entries(lists.flat().map((list) => list.docs));
+  const total = lists.reduce((sum, postings) => postings.reduce((n, list) => n + list.length, sum), 0);
   // Nothing to read (a query without boost words, a word no doc has): nothing allocated either.
   if (total === 0) return { docs: [], keys: [] };
-  if (total < plan.wholeBelow || lists.length > plan.maxStreams) return wholeByWords(memory, lists, cover, verdicts);
-  const streams = lists.map((postings) => new Stream(postings.map((list) => ({ docs: memory.inWalkOrder(list).docs, weights: list.weights, weight: 0 }))));
+  if (total < plan.wholeBelow || lists.length > plan.maxStreams) return wholeByWords(memory, lists, cover, verdicts, k);
+  const streams = lists.map((postings) =>
+    new Stream(
+      postings.map((list) => {
+        const { slots, weights, length } = memory.inWalkOrder(list);
+        return { slots, docs: null, length, weights, weight: 0 };
+      }),
+      memory.holders,
+    ),
+  );
   const walked = thresholdWalk(memory, streams, cover, k, verdicts, total, plan, (doc) => query.key(doc, cover));
-  return walked ?? wholeByWords(memory, lists, cover, verdicts);
+  return walked ?? wholeByWords(memory, lists, cover, verdicts, k);
 }
 
 /**
@@ -166,21 +174,61 @@ export function bestByWords(memory: DatasetMemory, query: WordQuery, cover: numb
  * is a trait of it for its near families, and its postings are mostly the family's own docs,
  * which the leg would read only to refuse; the near families' docs are fewer.
  */
-export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly string[], query: WordQuery, verdicts: Verdicts): Best {
-  const docs: MemoryDoc[] = [];
-  const keys: number[] = [];
-  if (!query.words.length) return { docs, keys };
-  for (const label of labelKeys) {
-    for (const doc of memory.attributes.get(label) ?? []) {
-      if (!memory.isCurrent(doc) || !verdicts.accepts(doc)) continue;
-      const key = query.key(doc, 0);
-      if (key > 0) {
-        docs.push(doc);
-        keys.push(key);
+export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly string[], query: WordQuery, verdicts: Verdicts, k = Infinity): Best {
+  const { words } = query;
+  const labelled = labelKeys.map((key) => memory.attributes.get(key) ?? []);
+  const labelledCount = entries(labelled);
+  if (!words.length || !labelledCount) return { docs: [], keys: [] };
+  const isLabelled = labelTest(labelKeys);
+  const rank = new Float64Array(memory.bySlot.length);
+  const found = new Uint32Array(memory.bySlot.length);
+  const touched: number[] = [];
+  const mark = (slot: number, bit: number, weight: number) => {
+    if (found[slot] === 0) touched.push(slot);
+    found[slot]! |= bit;
+    rank[slot]! += weight;
+  };
+  // Word by word, so each doc's weights add up in the words' order, as WordQuery.key adds them.
+  for (let w = 0; w < words.length; w++) {
+    const bit = 1 << w;
+    const lists = words[w]!.flatMap((lexeme) => memory.postings.get(lexeme) ?? []);
+    if (lists.reduce((sum, list) => sum + list.length, 0) <= labelledCount) {
+      // A rare word ("quilted", "drawstring"): its postings, kept to the labelled docs. Its lexemes
+      // in order, so the first of them a doc holds is the one that counts.
+      for (const { slots, weights, length } of lists) {
+        for (let i = 0; i < length; i++) {
+          const slot = slots[i]!;
+          const doc = memory.bySlot[slot];
+          if (doc && !(found[slot]! & bit) && isLabelled(doc)) mark(slot, bit, weights[i]!);
+        }
+      }
+    } else {
+      // A common one (the family's own name, "jacket"): each labelled doc's own terms.
+      for (const docs of labelled) {
+        for (const doc of docs) {
+          if (!memory.isCurrent(doc) || found[doc.slot]! & bit) continue;
+          const weight = wordWeight(termsInOrder(doc), doc.weights, words[w]!);
+          if (weight >= 0) mark(doc.slot, bit, weight);
+        }
       }
     }
   }
-  return { docs, keys };
+  const docs: MemoryDoc[] = [];
+  const keys: number[] = [];
+  for (const slot of touched) {
+    if (rank[slot]! > 0 && verdicts.acceptsSlot(slot)) {
+      docs.push(memory.bySlot[slot]!);
+      keys.push(rank[slot]!);
+    }
+  }
+  return best(docs, keys, k);
+}
+
+/** Whether a doc is listed under any of the label keys (`hasLabel`), families compared directly: asked once a posting. */
+function labelTest(labelKeys: readonly string[]): (doc: MemoryDoc) => boolean {
+  const families = new Set(labelKeys.filter((key) => key.startsWith('family:')).map((key) => key.slice('family:'.length)));
+  const others = labelKeys.filter((key) => !key.startsWith('family:'));
+  return (doc) => families.has(doc.family) || others.some((key) => hasLabel(doc, key));
 }
 
 /** The best `k` current docs passing `verdicts` that meet any of the tests, by the summed weight of those met (or more, as above). */
@@ -188,8 +236,14 @@ export function bestByAttributes(memory: DatasetMemory, tests: readonly Attribut
   const lists = tests.map(({ keys }) => keys.map((key) => memory.attributes.get(key) ?? []));
   const total = entries(lists.flat());
   if (total === 0) return { docs: [], keys: [] };
-  if (total < plan.wholeBelow || lists.length > plan.maxStreams) return wholeByAttributes(memory, lists, tests, verdicts);
-  const streams = lists.map((labelled, t) => new Stream(labelled.map((docs, i) => ({ docs: memory.inIdOrder(docs), weights: null, weight: keyWeight(tests[t]!, i) }))));
+  if (total < plan.wholeBelow || lists.length > plan.maxStreams) return wholeByAttributes(memory, lists, tests, verdicts, k);
+  const streams = lists.map(
+    (labelled, t) =>
+      new Stream(
+        labelled.map((docs, i) => ({ slots: null, docs: memory.inIdOrder(docs), length: docs.length, weights: null, weight: keyWeight(tests[t]!, i) })),
+        memory.holders,
+      ),
+  );
   const walked = thresholdWalk(memory, streams, 0, k, verdicts, total, plan, (doc) => {
     let key = 0;
     for (const test of tests) {
@@ -199,33 +253,92 @@ export function bestByAttributes(memory: DatasetMemory, tests: readonly Attribut
     }
     return key;
   });
-  return walked ?? wholeByAttributes(memory, lists, tests, verdicts);
+  return walked ?? wholeByAttributes(memory, lists, tests, verdicts, k);
 }
 
 const entries = (lists: ReadonlyArray<readonly MemoryDoc[]>): number => lists.reduce((sum, list) => sum + list.length, 0);
 
-/** Every posting of every word read, each doc's words summed as they come (the first of a word's lexemes it has counts). */
-function wholeByWords(memory: DatasetMemory, lists: ReadonlyArray<readonly Postings[]>, cover: number, verdicts: Verdicts): Best {
+/**
+ * Every posting of every word read, each doc's words summed as they come (the first of a word's
+ * lexemes it has counts): slots and weights only, a doc's object read the first time its slot is
+ * judged. The `k` best (and any tied with the k-th) are returned.
+ */
+function wholeByWords(memory: DatasetMemory, lists: ReadonlyArray<readonly Postings[]>, cover: number, verdicts: Verdicts, k: number): Best {
   const rank = new Float64Array(memory.bySlot.length);
   const found = new Uint32Array(memory.bySlot.length);
-  const docs: MemoryDoc[] = [];
-  lists.forEach((postings, w) => {
+  const touched: number[] = [];
+  for (let w = 0; w < lists.length; w++) {
     const bit = 1 << w;
-    for (const { docs: listed, weights } of postings) {
-      for (let i = 0; i < listed.length; i++) {
-        const doc = listed[i]!;
-        if (found[doc.slot]! & bit || !memory.isCurrent(doc) || !verdicts.accepts(doc)) continue;
-        if (found[doc.slot] === 0) docs.push(doc);
-        found[doc.slot]! |= bit;
-        rank[doc.slot]! += weights[i]!;
+    for (const { slots, weights, length } of lists[w]!) {
+      for (let i = 0; i < length; i++) {
+        const slot = slots[i]!;
+        const had = found[slot]!;
+        if (had & bit || !verdicts.acceptsSlot(slot)) continue;
+        if (had === 0) touched.push(slot);
+        found[slot] = had | bit;
+        rank[slot]! += weights[i]!;
       }
     }
-  });
-  return { docs, keys: docs.map((doc) => popcount(found[doc.slot]!) * cover + rank[doc.slot]!) };
+  }
+  const keys = new Float64Array(touched.length);
+  for (let i = 0; i < touched.length; i++) keys[i] = popcount(found[touched[i]!]!) * cover + rank[touched[i]!]!;
+  return bestOfSlots(memory, touched, keys, k);
+}
+
+/** The `k` best of `slots` by `keys` (same order), and every one tied with the k-th: a leg's gathering keeps its best of all datasets from these. */
+function bestOfSlots(memory: DatasetMemory, slots: readonly number[], keys: Float64Array, k: number): Best {
+  const threshold = slots.length > k ? kthLargest(keys, slots.length, k) : -Infinity;
+  const docs: MemoryDoc[] = [];
+  const kept: number[] = [];
+  for (let i = 0; i < slots.length; i++) {
+    if (keys[i]! < threshold) continue;
+    docs.push(memory.bySlot[slots[i]!]!);
+    kept.push(keys[i]!);
+  }
+  return { docs, keys: kept };
+}
+
+/** The `k` best of `docs` by `keys`, and every one tied with the k-th. */
+function best(docs: MemoryDoc[], keys: number[], k: number): Best {
+  if (docs.length <= k) return { docs, keys };
+  const threshold = kthLargest(Float64Array.from(keys), keys.length, k);
+  return { docs: docs.filter((_, i) => keys[i]! >= threshold), keys: keys.filter((key) => key >= threshold) };
+}
+
+/** The `k`-th largest of the first `n` of `values` (k ≥ 1), in one pass through a min-heap of the k largest seen. */
+export function kthLargest(values: Float64Array, n: number, k: number): number {
+  const heap = new Float64Array(k);
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (size < k) {
+      let at = size++;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (heap[parent]! <= v) break;
+        heap[at] = heap[parent]!;
+        at = parent;
+      }
+      heap[at] = v;
+    } else if (v > heap[0]!) {
+      let at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= k) break;
+        const right = left + 1;
+        const child = right < k && heap[right]! < heap[left]! ? right : left;
+        if (heap[child]! >= v) break;
+        heap[at] = heap[child]!;
+        at = child;
+      }
+      heap[at] = v;
+    }
+  }
+  return heap[0]!;
 }
 
 /** Every doc of every test's lists read, each test counted once a doc. */
-function wholeByAttributes(memory: DatasetMemory, lists: ReadonlyArray<ReadonlyArray<readonly MemoryDoc[]>>, tests: readonly AttributeTest[], verdicts: Verdicts): Best {
+function wholeByAttributes(memory: DatasetMemory, lists: ReadonlyArray<ReadonlyArray<readonly MemoryDoc[]>>, tests: readonly AttributeTest[], verdicts: Verdicts, k: number): Best {
   const passed = new Uint8Array(memory.bySlot.length);
   const score = new Float64Array(memory.bySlot.length);
   const docs: MemoryDoc[] = [];
@@ -242,7 +355,7 @@ function wholeByAttributes(memory: DatasetMemory, lists: ReadonlyArray<ReadonlyA
       }
     }
   });
-  return { docs, keys: docs.map((doc) => score[doc.slot]!) };
+  return best(docs, docs.map((doc) => score[doc.slot]!), k);
 }
 
 function popcount(n: number): number {
@@ -251,10 +364,12 @@ function popcount(n: number): number {
   return count;
 }
 
-/** One sorted list: its docs and each one's score (`weights`), or one score for all (`weight`). */
+/** One sorted list: a postings list's slots (their holders' docs) or a label list's docs; each entry's score (`weights`), or one score for all (`weight`). */
 interface WalkList {
-  docs: readonly MemoryDoc[];
-  weights: readonly number[] | null;
+  slots: Uint32Array | null;
+  docs: readonly MemoryDoc[] | null;
+  length: number;
+  weights: Float32Array | null;
   weight: number;
 }
 
@@ -271,10 +386,12 @@ class Stream {
   first = false;
 
   private readonly lists: readonly WalkList[];
-  constructor(lists: readonly WalkList[]) {
+  private readonly holders: ReadonlyArray<MemoryDoc | null>;
+  constructor(lists: readonly WalkList[], holders: ReadonlyArray<MemoryDoc | null>) {
     this.lists = lists;
+    this.holders = holders;
     this.at = lists.map(() => 0);
-    this.length = lists.reduce((sum, list) => sum + list.docs.length, 0);
+    this.length = lists.reduce((sum, list) => sum + list.length, 0);
     this.pick();
   }
 
@@ -294,9 +411,10 @@ class Stream {
     for (let l = 0; l < this.lists.length; l++) {
       const list = this.lists[l]!;
       const i = this.at[l]!;
-      if (i >= list.docs.length) continue;
+      if (i >= list.length) continue;
       const s = list.weights ? list.weights[i]! : list.weight;
-      const d = list.docs[i]!;
+      // A posting's holder, current or not (an old version's entry is skipped when read).
+      const d = list.slots ? this.holders[list.slots[i]!]! : list.docs![i]!;
       if (!doc || s > score || (s === score && byItemId(d, doc) < 0)) {
         from = l;
         doc = d;

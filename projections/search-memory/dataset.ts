@@ -11,7 +11,11 @@ export interface MemoryDoc {
   itemId: string;
   datasetId: string;
   sourceId: string | null;
-  /** Position in its dataset's accumulators; stable for the item's life in memory. */
+  /**
+   * Position in its dataset's accumulators and postings, this version's own: a changed item takes a
+   * new slot, and a slot is given again only once compaction has dropped every posting of its last
+   * holder (so a posting's slot says whose it is).
+   */
   slot: number;
   slotName: string;
   family: string;
@@ -183,33 +187,102 @@ export const keyWeight = (test: AttributeTest, index: number): number => test.ke
 export class Verdicts {
   private readonly known: Uint8Array;
   private readonly accept: (doc: MemoryDoc) => boolean;
+  private readonly bySlot: ReadonlyArray<MemoryDoc | null>;
   constructor(
-    size: number,
+    bySlot: ReadonlyArray<MemoryDoc | null>,
     accept: (doc: MemoryDoc) => boolean,
   ) {
     this.accept = accept;
-    this.known = new Uint8Array(size);
+    this.bySlot = bySlot;
+    this.known = new Uint8Array(bySlot.length);
   }
   accepts(doc: MemoryDoc): boolean {
     let verdict = this.known[doc.slot]!;
     if (verdict === 0) this.known[doc.slot] = verdict = this.accept(doc) ? 1 : 2;
     return verdict === 1;
   }
+  /** Whether the slot holds a current doc that passes: a posting's test, which reads the doc only the first time its slot is met. */
+  acceptsSlot(slot: number): boolean {
+    let verdict = this.known[slot]!;
+    if (verdict === 0) {
+      const doc = this.bySlot[slot];
+      // A slot whose holder left stays empty for the search (searches do not interleave with changes).
+      // Compared with null, not tested for truth: that would read the doc's object (its map), a
+      // cache miss a doc that a filter with nothing to test need not pay (about 100 ns at 100,000 items).
+      this.known[slot] = verdict = doc !== null && doc !== undefined && this.accept(doc) ? 1 : 2;
+    }
+    return verdict === 1;
+  }
 }
 
-export interface Postings {
-  docs: MemoryDoc[];
-  weights: number[];
+/**
+ * One lexeme's postings: each entry a doc's slot and its weight there, in two typed arrays that
+ * grow by doubling. A whole read at 100,000 items walks tens of thousands of entries: as slots it
+ * touches small arrays indexed by slot, not each doc's object on the heap (measured in
+ * docs/performance.md).
+ */
+export class Postings {
+  slots: Uint32Array;
+  weights: Float32Array;
+  length = 0;
+  constructor(capacity = 2) {
+    this.slots = new Uint32Array(capacity);
+    this.weights = new Float32Array(capacity);
+  }
+
+  push(slot: number, weight: number): void {
+    if (this.length === this.slots.length) this.grow();
+    this.slots[this.length] = slot;
+    this.weights[this.length++] = weight;
+  }
+
+  /** The entry put at `at`, the later ones moved up by one. */
+  insert(at: number, slot: number, weight: number): void {
+    if (this.length === this.slots.length) this.grow();
+    this.slots.copyWithin(at + 1, at, this.length);
+    this.weights.copyWithin(at + 1, at, this.length);
+    this.slots[at] = slot;
+    this.weights[at] = weight;
+    this.length++;
+  }
+
+  /** Keeps the entries whose slot passes, in their order. */
+  keep(passes: (slot: number) => boolean): void {
+    let kept = 0;
+    for (let i = 0; i < this.length; i++) {
+      const slot = this.slots[i]!;
+      if (!passes(slot)) continue;
+      this.slots[kept] = slot;
+      this.weights[kept++] = this.weights[i]!;
+    }
+    this.length = kept;
+  }
+
+  private grow(): void {
+    const slots = new Uint32Array(Math.max(4, this.slots.length * 2));
+    const weights = new Float32Array(slots.length);
+    slots.set(this.slots);
+    weights.set(this.weights);
+    this.slots = slots;
+    this.weights = weights;
+  }
 }
 
 export class DatasetMemory {
   readonly docs = new Map<string, MemoryDoc>();
-  /** By slot; null where an item left. */
+  /** By slot; null where an item left or changed (its new version has a slot of its own). */
   readonly bySlot: Array<MemoryDoc | null> = [];
+  /**
+   * By slot, the doc whose postings name it, current or not, until compaction drops them: the walk
+   * orders and reads postings by their doc's id whether or not it is still current.
+   */
+  readonly holders: Array<MemoryDoc | null> = [];
+  /** Slots whose holder left: given again only after compaction, when no posting names them. */
+  private retiredSlots: number[] = [];
   private readonly freeSlots: number[] = [];
   /**
-   * Lexeme id → docs with that lexeme and its weight in each (an entry is current only while its
-   * slot holds that doc). In walk order (weight, then item id: `inWalkOrder`) once a search has read
+   * Lexeme id → the slots of docs with that lexeme and its weight in each (an entry is current only
+   * while its slot holds a doc: `bySlot`). In walk order (weight, then item id: `inWalkOrder`) once a search has read
    * the list, and kept so as docs come; in the order they came until then.
    */
   readonly postings = new Map<number, Postings>();
@@ -243,15 +316,27 @@ export class DatasetMemory {
   /** One of its postings lists, put in walk order if not yet: the greater weight first, then the smaller item id (best.ts reads them so). */
   inWalkOrder(list: Postings): Postings {
     if (!this.ordered.has(list)) {
-      const order = list.docs.map((_, i) => i).sort((a, b) => list.weights[b]! - list.weights[a]! || byItemId(list.docs[a]!, list.docs[b]!));
-      const [docs, weights] = [list.docs.slice(), list.weights.slice()];
+      const { holders } = this;
+      const [slots, weights] = [list.slots.slice(0, list.length), list.weights.slice(0, list.length)];
+      const order = Array.from(slots.keys()).sort((a, b) => weights[b]! - weights[a]! || byItemId(holders[slots[a]!]!, holders[slots[b]!]!));
       order.forEach((from, to) => {
-        list.docs[to] = docs[from]!;
+        list.slots[to] = slots[from]!;
         list.weights[to] = weights[from]!;
       });
       this.ordered.add(list);
     }
     return list;
+  }
+
+  /** The current docs holding `lexeme`. */
+  docsWith(lexeme: number): MemoryDoc[] {
+    const list = this.postings.get(lexeme);
+    const docs: MemoryDoc[] = [];
+    for (let i = 0; i < (list?.length ?? 0); i++) {
+      const doc = this.bySlot[list!.slots[i]!];
+      if (doc) docs.push(doc);
+    }
+    return docs;
   }
 
   /** One of its label lists, put in item id order if not yet. */
@@ -265,7 +350,7 @@ export class DatasetMemory {
 
   /** A search's filter over this dataset, each doc judged once for all the legs that meet it. */
   verdicts(accept: (doc: MemoryDoc) => boolean): Verdicts {
-    return new Verdicts(this.bySlot.length, accept);
+    return new Verdicts(this.bySlot, accept);
   }
 
   /**
@@ -304,8 +389,7 @@ export class DatasetMemory {
     const { terms, weights, termCount, lexemes } = saved;
     const counts = new Uint32Array(lexemes.length);
     for (let i = 0; i < terms.length; i++) counts[terms[i]!]!++;
-    const lists: Postings[] = Array.from(counts, (n) => ({ docs: new Array<MemoryDoc>(n), weights: new Array<number>(n) }));
-    const filled = new Uint32Array(lexemes.length);
+    const lists: Postings[] = Array.from(counts, (n) => new Postings(n));
     let at = 0;
     for (let d = 0; d < saved.itemId.length; d++) {
       const n = termCount[d]!;
@@ -340,22 +424,18 @@ export class DatasetMemory {
         // Renumbered below into the lexicon's ids, in no order of theirs.
         false,
       );
-      for (let i = at; i < at + n; i++) {
-        const list = lists[terms[i]!]!;
-        const k = filled[terms[i]!]!++;
-        list.docs[k] = doc;
-        list.weights[k] = weights[i]!;
-      }
+      for (let i = at; i < at + n; i++) lists[terms[i]!]!.push(d, weights[i]!);
       at += n;
       this.docs.set(doc.itemId, doc);
       this.bySlot.push(doc);
+      this.holders.push(doc);
       for (const key of attributeKeys(doc)) push(this.attributes, key, doc);
       for (const key of doc.names ?? []) push(this.names, key, doc);
       this.ownBytes += docBytes(doc);
     }
     for (let i = 0; i < terms.length; i++) terms[i] = lexemes[terms[i]!]!;
     lists.forEach((list, l) => {
-      if (!list.docs.length) return;
+      if (!list.length) return;
       this.postings.set(lexemes[l]!, list);
       this.live.set(lexemes[l]!, counts[l]!);
     });
@@ -366,24 +446,28 @@ export class DatasetMemory {
   private place(doc: DocFields, vectorSum: number): void {
     const previous = this.docs.get(doc.itemId);
     if (previous) this.retire(previous);
-    const slot = previous?.slot ?? this.freeSlots.pop() ?? this.bySlot.length;
+    const slot = this.freeSlots.pop() ?? this.bySlot.length;
     const placed = memoryDoc(doc, slot, vectorSum);
     this.ownBytes += docBytes(placed) - (previous ? docBytes(previous) : 0);
     this.docs.set(doc.itemId, placed);
     this.bySlot[slot] = placed;
+    this.holders[slot] = placed;
+    const { holders } = this;
     placed.terms.forEach((term, i) => {
       this.live.set(term, (this.live.get(term) ?? 0) + 1);
-      const weight = placed.weights[i]!;
-      const list = this.postings.get(term);
-      if (!list) this.postings.set(term, { docs: [placed], weights: [weight] });
-      else if (!this.ordered.has(list)) {
-        list.docs.push(placed);
-        list.weights.push(weight);
-      } else {
+      // As the list holds it (a Float32Array), so the order below compares like with like.
+      const weight = Math.fround(placed.weights[i]!);
+      let list = this.postings.get(term);
+      if (!list) this.postings.set(term, (list = new Postings()));
+      if (!this.ordered.has(list) || !list.length) list.push(slot, weight);
+      else {
         // Kept in walk order: after every entry of a greater weight, or of the same and a smaller id.
-        const at = firstAfter(list.docs.length, (j) => list.weights[j]! > weight || (list.weights[j] === weight && byItemId(list.docs[j]!, placed) < 0));
-        list.docs.splice(at, 0, placed);
-        list.weights.splice(at, 0, weight);
+        const { slots, weights } = list;
+        list.insert(
+          firstAfter(list.length, (j) => weights[j]! > weight || (weights[j] === weight && byItemId(holders[slots[j]!]!, placed) < 0)),
+          slot,
+          weight,
+        );
       }
     });
     for (const key of attributeKeys(placed)) {
@@ -402,12 +486,13 @@ export class DatasetMemory {
     this.retire(doc);
     this.ownBytes -= docBytes(doc);
     this.docs.delete(itemId);
-    this.bySlot[doc.slot] = null;
-    this.freeSlots.push(doc.slot);
     this.vectors?.remove(itemId);
   }
 
+  /** The doc's slot emptied (its postings stay, and name a slot no doc holds, until compaction). */
   private retire(doc: MemoryDoc): void {
+    this.bySlot[doc.slot] = null;
+    this.retiredSlots.push(doc.slot);
     for (const term of doc.terms) {
       const left = (this.live.get(term) ?? 1) - 1;
       if (left > 0) this.live.set(term, left);
@@ -427,19 +512,19 @@ export class DatasetMemory {
         else lists.delete(key);
       }
     }
+    const current = (slot: number) => this.bySlot[slot] !== null;
     for (const [term, list] of this.postings) {
-      const kept: Postings = { docs: [], weights: [] };
-      list.docs.forEach((doc, i) => {
-        if (!this.isCurrent(doc)) return;
-        kept.docs.push(doc);
-        kept.weights.push(list.weights[i]!);
-      });
-      if (this.ordered.has(list)) this.ordered.add(kept);
-      if (kept.docs.length) this.postings.set(term, kept);
-      else this.postings.delete(term);
+      list.keep(current);
+      if (!list.length) this.postings.delete(term);
     }
     this.entries -= this.stale;
     this.stale = 0;
+    // No posting names the retired slots now: they can be given again.
+    for (const slot of this.retiredSlots) {
+      this.holders[slot] = null;
+      this.freeSlots.push(slot);
+    }
+    this.retiredSlots = [];
   }
 
   /** The current docs passing `accept` whose name is `key` (a `nameKey`), in item id order. */
@@ -469,8 +554,8 @@ const LIVE_COUNT_BYTES = 40;
 const DOC_BYTES = 1000;
 const TERM_BYTES = 8;
 const LABEL_BYTES = 40;
-/** A posting: a pointer and a weight in two growing arrays, and their slack. */
-const POSTING_BYTES = 16;
+/** A posting: a slot and a weight (4 bytes each) in two typed arrays that double as they grow, and their slack. */
+const POSTING_BYTES = 12;
 
 function docBytes(doc: MemoryDoc): number {
   return (

@@ -5,7 +5,7 @@
 // that refuse docs, and depths from one doc to more than there are.
 import fc from 'fast-check';
 import t from 'tap';
-import { bestByAttributes, bestByWords, WordQuery, type Best, type WalkPlan } from '../../projections/search-memory/best.js';
+import { bestByAttributes, bestByWords, labelledWithWords, WordQuery, type Best, type WalkPlan } from '../../projections/search-memory/best.js';
 import { byItemId, DatasetMemory, type AttributeTest, type DocFields, type MemoryDoc, type WordLexemes } from '../../projections/search-memory.js';
 import { hasLabel } from '../../projections/search-memory/dataset.js';
 
@@ -44,26 +44,29 @@ const docOf = (n: number, lexemes: ReadonlyArray<[number, number]>, family: numb
   };
 };
 
-/** What every search did before the threshold walk: each posting of each word read, in any order. */
+/**
+ * What a full read of every posting finds, worked out from each current doc's own terms instead (a
+ * reference that shares nothing with the postings): for each word, the weight of the first of its
+ * lexemes the doc holds.
+ */
 function fullWalkByWords(memory: DatasetMemory, words: readonly WordLexemes[], cover: number, accept: (doc: MemoryDoc) => boolean): Best {
-  const rank = new Float64Array(memory.bySlot.length);
-  const found = new Uint32Array(memory.bySlot.length);
-  const touched: MemoryDoc[] = [];
-  for (let w = 0; w < Math.min(words.length, 32); w++) {
-    const bit = 1 << w;
-    for (const lexeme of words[w]!) {
-      const list = memory.postings.get(lexeme);
-      if (!list) continue;
-      list.docs.forEach((doc, i) => {
-        if (found[doc.slot]! & bit || !memory.isCurrent(doc) || !accept(doc)) return;
-        if (found[doc.slot] === 0) touched.push(doc);
-        found[doc.slot]! |= bit;
-        rank[doc.slot]! += list.weights[i]!;
-      });
+  const docs: MemoryDoc[] = [];
+  const keys: number[] = [];
+  for (const doc of memory.docs.values()) {
+    if (!accept(doc)) continue;
+    const byLexeme = new Map([...doc.terms].map((term, i) => [term, doc.weights[i]!]));
+    let [covered, rank] = [0, 0];
+    for (const lexemes of words.slice(0, 32)) {
+      const first = lexemes.find((lexeme) => byLexeme.has(lexeme));
+      if (first === undefined) continue;
+      covered++;
+      rank += byLexeme.get(first)!;
     }
+    if (!covered) continue;
+    docs.push(doc);
+    keys.push(covered * cover + rank);
   }
-  const covered = (doc: MemoryDoc) => [...found[doc.slot]!.toString(2)].filter((b) => b === '1').length;
-  return { docs: touched, keys: touched.map((doc) => covered(doc) * cover + rank[doc.slot]!) };
+  return { docs, keys };
 }
 
 function fullWalkByAttributes(memory: DatasetMemory, tests: readonly AttributeTest[], accept: (doc: MemoryDoc) => boolean): Best {
@@ -163,6 +166,37 @@ t.test('given changing datasets, when a leg asks for its best docs, then the thr
     { numRuns: 800 },
   );
   t.ok(stoppedEarly.words > 0 && stoppedEarly.labels > 0, `${searches} searches; ${stoppedEarly.words} by words and ${stoppedEarly.labels} by labels stopped before the end of the lists`);
+});
+
+t.test('given changing datasets, when the near families\' docs with a trait are asked, then each current labelled doc holding a word is found with its words\' weight', async (t) => {
+  let byPostings = 0;
+  fc.assert(
+    fc.property(fc.array(change, { minLength: 1, maxLength: 120 }), words, fc.subarray(FAMILIES.map((f) => `family:${f}`), { minLength: 1 }), fc.integer({ min: 1, max: 45 }), fc.integer({ min: 0, max: 3 }), (changes, query, labels, k, refuse) => {
+      const memory = new DatasetMemory();
+      const accept = (doc: MemoryDoc) => refuse === 0 || Number.parseInt(doc.itemId.slice(-2), 16) % 4 !== refuse;
+      const check = () => {
+        const wordQuery = new WordQuery(query);
+        const expected: Best = { docs: [], keys: [] };
+        for (const doc of memory.docs.values()) {
+          if (!labels.includes(`family:${doc.family}`) || !accept(doc) || wordQuery.key(doc, 0) <= 0) continue;
+          expected.docs.push(doc);
+          expected.keys.push(wordQuery.key(doc, 0));
+        }
+        // A word whose postings are fewer than the labelled docs is read from them.
+        const labelled = labels.reduce((sum, key) => sum + (memory.attributes.get(key) ?? []).length, 0);
+        if (query.some((lexemes) => lexemes.reduce((sum, lexeme) => sum + (memory.postings.get(lexeme)?.length ?? 0), 0) <= labelled)) byPostings++;
+        return JSON.stringify(ranked(labelledWithWords(memory, labels, wordQuery, memory.verdicts(accept), k), k)) === JSON.stringify(ranked(expected, k));
+      };
+      for (const step of changes) {
+        if ('put' in step) memory.put(docOf(step.put, step.lexemes, step.family, step.colours), null);
+        else if ('remove' in step) memory.remove(itemIdOf(step.remove));
+        else if (!check()) return false;
+      }
+      return check();
+    }),
+    { numRuns: 400 },
+  );
+  t.ok(byPostings > 0, `${byPostings} searches read a word from its postings`);
 });
 
 t.test('given a doc with two middling words read after one with a single strong word, then the walk goes on past the tie to the smaller id', async (t) => {

@@ -54,26 +54,28 @@ const doc = (itemId: string, lexicon: Lexicon, text: string, fields: Partial<Mem
 t.test('given items that change and leave, then postings answer only for their current versions', async (t) => {
   const lexicon = new Lexicon();
   const memory = new DatasetMemory();
-  const current = (word: string) => (memory.postings.get(lexicon.find(word)!)?.docs ?? []).filter((d) => memory.isCurrent(d)).map((d) => d.itemId).sort();
+  const current = (word: string) => memory.docsWith(lexicon.find(word)!).map((d) => d.itemId).sort();
   memory.put(doc('a', lexicon, "'red':1A 'dress':2A"), [1, 0]);
   memory.put(doc('b', lexicon, "'blue':1A 'dress':2A", { colorFamily: 'blue', colors: ['blue'] }), [0, 1]);
   t.same(current('dress'), ['a', 'b']);
   memory.put(doc('a', lexicon, "'red':1A 'skirt':2A", { family: 'skirt' }), [1, 0]);
   t.same(current('dress'), ['b'], 'the old version no longer answers');
   t.same(current('skirt'), ['a']);
-  t.equal(memory.docs.get('a')!.slot, 0, 'a changed item keeps its slot');
+  t.equal(memory.docs.get('a')!.slot, 2, 'a changed item takes a slot of its own: a posting of the old version names a slot no doc holds');
   t.same((memory.attributes.get('family:dress') ?? []).filter((d) => memory.isCurrent(d)).map((d) => d.itemId), ['b']);
   memory.remove('b');
   t.same(current('dress'), []);
   t.equal(memory.vectors!.size, 1, 'its vector left too');
   memory.put(doc('c', lexicon, "'dress':1A"), [1, 1]);
-  t.equal(memory.docs.get('c')!.slot, 1, 'a freed slot is reused');
+  t.equal(memory.docs.get('c')!.slot, 3, 'a freed slot waits for compaction, while postings still name it');
 
-  // Many changes of one item: the postings are compacted instead of growing without end.
+  // Many changes of one item: the postings are compacted instead of growing without end, and the slots their old versions held are given again.
   for (let i = 0; i < 3000; i++) memory.put(doc('a', lexicon, `'red':1A 'word${i % 7}':2A`), [1, 0]);
-  const entries = [...memory.postings.values()].reduce((sum, list) => sum + list.docs.length, 0);
+  const entries = [...memory.postings.values()].reduce((sum, list) => sum + list.length, 0);
   t.ok(entries < 3000, `postings compacted (${entries} entries)`);
+  t.ok(memory.bySlot.length < 1500, `slots given again after compaction (${memory.bySlot.length} slots)`);
   t.same(current('red'), ['a']);
+  t.same(current('dress'), ['c']);
 });
 
 t.test('given items renamed and removed, then a name answers only for the current version of an item that has it', async (t) => {

@@ -2,7 +2,7 @@
 // a heap rather than by sorting every candidate. It must be the key sorting would give.
 import fc from 'fast-check';
 import t from 'tap';
-import { kthLargest } from '../../projections/queries/search/retrieve.js';
+import { kthLargest } from '../../projections/search-memory/best.js';
 
 t.test('the k-th largest key is the one a sort puts k-th from the top, ties and repeats included', async (t) => {
   const keys = fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.double({ min: 0, max: 1e6, noNaN: true })), { minLength: 1, maxLength: 400 });

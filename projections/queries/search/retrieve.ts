@@ -17,7 +17,7 @@ import { sql, type Kysely } from 'kysely';
 import { nameKey, type UnderstoodQuery } from '../../../domain/search/index.js';
 import { ATTRIBUTE_WEIGHTS, type CandidateSignals, type Leg, type RankingIntent } from '../../../domain/search/rank.js';
 import { byItemId, quotedLexemes, type AttributeTest, type MemoryDoc } from '../../search-memory.js';
-import { bestByAttributes, bestByWords, labelledWithWords, WordQuery, type Best } from '../../search-memory/best.js';
+import { bestByAttributes, bestByWords, kthLargest, labelledWithWords, WordQuery, type Best } from '../../search-memory/best.js';
 import { paysStoredPrice, type PricingSource } from '../../../domain/pricing/index.js';
 import { datasetPricingSourcesById } from '../market-pricing.js';
 import { docFilter, hasPriceBound } from './filter.js';
@@ -82,7 +82,7 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   // a near family's first 120 by item id, all equal to it, and a drawstring pair may be the 121st.
   if (intent.nearFamilies.length && traits.words.length) {
     const near = intent.nearFamilies.map((family) => `family:${family}`);
-    note('traits', gather(memories.map((memory, i) => labelledWithWords(memory, near, traits, verdicts[i]!))));
+    note('traits', gather(memories.map((memory, i) => labelledWithWords(memory, near, traits, verdicts[i]!, LEG_DEPTH))));
   }
   const indexOf = new Map(datasetIds.map((id, i) => [id, i]));
   const vectorLeg = queryVector ? deps.memory.nearest(memories, queryVector, LEG_DEPTH).filter((match) => verdicts[indexOf.get(match.doc.datasetId)!]!.accepts(match.doc)) : [];
@@ -191,38 +191,6 @@ function top(docs: readonly MemoryDoc[], keys: Float64Array): MemoryDoc[] {
   for (let i = 0; i < docs.length; i++) if (keys[i]! >= threshold) placed.push(i);
   placed.sort((a, b) => keys[b]! - keys[a]! || byItemId(docs[a]!, docs[b]!));
   return placed.slice(0, LEG_DEPTH).map((i) => docs[i]!);
-}
-
-/** The `k`-th largest of the first `n` of `values` (k ≥ 1), in one pass through a min-heap of the k largest seen. */
-export function kthLargest(values: Float64Array, n: number, k: number): number {
-  const heap = new Float64Array(k);
-  let size = 0;
-  for (let i = 0; i < n; i++) {
-    const v = values[i]!;
-    if (size < k) {
-      let at = size++;
-      while (at > 0) {
-        const parent = (at - 1) >> 1;
-        if (heap[parent]! <= v) break;
-        heap[at] = heap[parent]!;
-        at = parent;
-      }
-      heap[at] = v;
-    } else if (v > heap[0]!) {
-      let at = 0;
-      for (;;) {
-        const left = 2 * at + 1;
-        if (left >= k) break;
-        const right = left + 1;
-        const child = right < k && heap[right]! < heap[left]! ? right : left;
-        if (heap[child]! >= v) break;
-        heap[at] = heap[child]!;
-        at = child;
-      }
-      heap[at] = v;
-    }
-  }
-  return heap[0]!;
 }
 
 /** The leg's best of each dataset, as one list: the LEG_DEPTH best of them all. */
