@@ -183,37 +183,78 @@ export interface AttributeTest {
 /** What `test`'s key at `index` earns. */
 export const keyWeight = (test: AttributeTest, index: number): number => test.keyWeights?.[index] ?? test.weight;
 
-/** `accept` asked once per doc (by slot) during one search of a dataset, whichever legs ask. */
+/** The labels a doc has one value of, kept as columns by slot so a filter tests them without reading the doc. */
+export const LABEL_FIELDS = ['slotName', 'family', 'colorFamily', 'pattern', 'fit', 'gender', 'ageGroup'] as const;
+export type LabelField = (typeof LABEL_FIELDS)[number];
+
+/** A filter on labels (each test: the field is one of `values`) and on what else it reads of the doc (`rest`); `test` is the whole of it on a doc. */
+export interface LabelFilter {
+  labels: ReadonlyArray<{ field: LabelField; values: readonly string[] }>;
+  rest: ((doc: MemoryDoc) => boolean) | null;
+  test(doc: MemoryDoc): boolean;
+}
+
+/**
+ * Each label value's number in the columns, shared by every dataset (0: none, as a null `fit`).
+ * The values are the closed vocabularies of domain/catalogue (slots, families, colour families,
+ * patterns, fits, genders, age groups), so the table stays small.
+ */
+const labelCodes = new Map<string, number>();
+const labelCode = (value: string | null): number => {
+  if (value === null) return 0;
+  let code = labelCodes.get(value);
+  if (code === undefined) labelCodes.set(value, (code = labelCodes.size + 1));
+  return code;
+};
+
+/**
+ * A filter asked once per doc (by slot) during one search of a dataset, whichever legs ask. Its
+ * label tests read the dataset's columns, so a doc they refuse, and a doc nothing else is asked
+ * of, is judged without reading its object: at 100,000 items that read is a cache miss of about
+ * 100 ns, and a whole read judges tens of thousands of docs (docs/performance.md).
+ */
 export class Verdicts {
   private readonly known: Uint8Array;
-  private readonly accept: (doc: MemoryDoc) => boolean;
+  private readonly rest: ((doc: MemoryDoc) => boolean) | null;
   private readonly bySlot: ReadonlyArray<MemoryDoc | null>;
-  constructor(
-    bySlot: ReadonlyArray<MemoryDoc | null>,
-    accept: (doc: MemoryDoc) => boolean,
-  ) {
-    this.accept = accept;
+  /** Each label test: its column, and which codes pass (by code). */
+  private readonly columns: Uint32Array[];
+  private readonly passing: Uint8Array[];
+  constructor(bySlot: ReadonlyArray<MemoryDoc | null>, filter: LabelFilter, columns: Readonly<Record<LabelField, Uint32Array>>, admitted: Iterable<MemoryDoc>) {
     this.bySlot = bySlot;
+    this.rest = filter.rest;
     this.known = new Uint8Array(bySlot.length);
+    this.columns = filter.labels.map(({ field }) => columns[field]);
+    this.passing = filter.labels.map(({ values }) => {
+      const codes = new Uint8Array(labelCodes.size + 1);
+      for (const value of values) {
+        const code = labelCodes.get(value);
+        if (code !== undefined) codes[code] = 1;
+      }
+      return codes;
+    });
+    for (const doc of admitted) if (bySlot[doc.slot] === doc) this.known[doc.slot] = 1;
   }
   accepts(doc: MemoryDoc): boolean {
-    let verdict = this.known[doc.slot]!;
-    if (verdict === 0) this.known[doc.slot] = verdict = this.accept(doc) ? 1 : 2;
-    return verdict === 1;
+    return this.acceptsSlot(doc.slot) && this.bySlot[doc.slot] === doc;
   }
-  /** Whether the slot holds a current doc that passes: a posting's test, which reads the doc only the first time its slot is met. */
+  /** Whether the slot holds a current doc that passes: a posting's test. */
   acceptsSlot(slot: number): boolean {
     let verdict = this.known[slot]!;
     if (verdict === 0) {
       const doc = this.bySlot[slot];
       // A slot whose holder left stays empty for the search (searches do not interleave with changes).
-      // Compared with null, not tested for truth: that would read the doc's object (its map), a
-      // cache miss a doc that a filter with nothing to test need not pay (about 100 ns at 100,000 items).
-      this.known[slot] = verdict = doc !== null && doc !== undefined && this.accept(doc) ? 1 : 2;
+      // Compared with null, not tested for truth: that would read the doc's object (its map).
+      let passes = doc !== null && doc !== undefined;
+      for (let t = 0; passes && t < this.columns.length; t++) passes = this.passing[t]![this.columns[t]![slot]!] === 1;
+      this.known[slot] = verdict = passes && (this.rest === null || this.rest(doc!)) ? 1 : 2;
     }
     return verdict === 1;
   }
 }
+
+/** A filter of a test on the whole doc: every doc it is asked of is read. */
+const wholeDocFilter = (test: (doc: MemoryDoc) => boolean): LabelFilter => ({ labels: [], rest: test, test });
 
 /**
  * One lexeme's postings: each entry a doc's slot and its weight there, in two typed arrays that
@@ -280,6 +321,8 @@ export class DatasetMemory {
   /** Slots whose holder left: given again only after compaction, when no posting names them. */
   private retiredSlots: number[] = [];
   private readonly freeSlots: number[] = [];
+  /** Each doc's single-valued labels by slot, as `labelCode`s: what a filter tests (Verdicts). */
+  private columns = Object.fromEntries(LABEL_FIELDS.map((field) => [field, new Uint32Array(0)])) as Record<LabelField, Uint32Array>;
   /**
    * Lexeme id → the slots of docs with that lexeme and its weight in each (an entry is current only
    * while its slot holds a doc: `bySlot`). In walk order (weight, then item id: `inWalkOrder`) once a search has read
@@ -349,8 +392,8 @@ export class DatasetMemory {
   }
 
   /** A search's filter over this dataset, each doc judged once for all the legs that meet it. */
-  verdicts(accept: (doc: MemoryDoc) => boolean): Verdicts {
-    return new Verdicts(this.bySlot, accept);
+  verdicts(filter: LabelFilter | ((doc: MemoryDoc) => boolean), admitted: Iterable<MemoryDoc> = []): Verdicts {
+    return new Verdicts(this.bySlot, typeof filter === 'function' ? wholeDocFilter(filter) : filter, this.columns, admitted);
   }
 
   /**
@@ -429,6 +472,7 @@ export class DatasetMemory {
       this.docs.set(doc.itemId, doc);
       this.bySlot.push(doc);
       this.holders.push(doc);
+      this.label(doc);
       for (const key of attributeKeys(doc)) push(this.attributes, key, doc);
       for (const key of doc.names ?? []) push(this.names, key, doc);
       this.ownBytes += docBytes(doc);
@@ -452,6 +496,7 @@ export class DatasetMemory {
     this.docs.set(doc.itemId, placed);
     this.bySlot[slot] = placed;
     this.holders[slot] = placed;
+    this.label(placed);
     const { holders } = this;
     placed.terms.forEach((term, i) => {
       this.live.set(term, (this.live.get(term) ?? 0) + 1);
@@ -487,6 +532,19 @@ export class DatasetMemory {
     this.ownBytes -= docBytes(doc);
     this.docs.delete(itemId);
     this.vectors?.remove(itemId);
+  }
+
+  /** The doc's labels into the columns at its slot, grown (doubled) to hold it. */
+  private label(doc: MemoryDoc): void {
+    for (const field of LABEL_FIELDS) {
+      let column = this.columns[field];
+      if (doc.slot >= column.length) {
+        const grown = new Uint32Array(Math.max(64, column.length * 2, doc.slot + 1));
+        grown.set(column);
+        this.columns[field] = column = grown;
+      }
+      column[doc.slot] = labelCode(doc[field]);
+    }
   }
 
   /** The doc's slot emptied (its postings stay, and name a slot no doc holds, until compaction). */

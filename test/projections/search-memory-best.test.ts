@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import t from 'tap';
 import { bestByAttributes, bestByWords, labelledWithWords, WordQuery, type Best, type WalkPlan } from '../../projections/search-memory/best.js';
 import { byItemId, DatasetMemory, type AttributeTest, type DocFields, type MemoryDoc, type WordLexemes } from '../../projections/search-memory.js';
+import type { LabelFilter } from '../../projections/search-memory/dataset.js';
 import { hasLabel } from '../../projections/search-memory/dataset.js';
 
 const FAMILIES = ['dress', 'skirt', 'shirt'];
@@ -105,6 +106,15 @@ const change = fc.oneof(
   fc.record({ remove: fc.integer({ min: 0, max: 39 }) }),
   fc.constant({ search: true }),
 );
+/** A label filter, or none: a field the memory keeps as a column, and the values that pass (one may be a value no doc has). */
+const labelFilter = fc.option(
+  fc.oneof(
+    fc.record({ field: fc.constant('family' as const), values: fc.subarray([...FAMILIES, 'coat'], { minLength: 1 }) }),
+    fc.record({ field: fc.constant('colorFamily' as const), values: fc.subarray(COLOURS, { minLength: 1 }) }),
+    fc.record({ field: fc.constant('pattern' as const), values: fc.subarray(['solid', 'striped'], { minLength: 1 }) }),
+  ),
+  { nil: null },
+);
 const words = fc.array(fc.array(fc.integer({ min: 0, max: LEXEMES - 1 }), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 });
 const tests = fc.array(
   fc.oneof(
@@ -134,20 +144,24 @@ t.test('given changing datasets, when a leg asks for its best docs, then the thr
   let searches = 0;
   const stoppedEarly = { words: 0, labels: 0 };
   fc.assert(
-    fc.property(fc.array(change, { minLength: 1, maxLength: 120 }), words, tests, fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 45 })), fc.constantFrom(0, 1e3), fc.integer({ min: 0, max: 3 }), plans, (changes, query, labelTests, k, cover, refuse, plan) => {
+    fc.property(fc.array(change, { minLength: 1, maxLength: 120 }), words, tests, fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 45 })), fc.constantFrom(0, 1e3), fc.integer({ min: 0, max: 3 }), labelFilter, plans, (changes, query, labelTests, k, cover, refuse, onLabels, plan) => {
       const memory = new DatasetMemory();
-      // A filter that refuses some docs (by id), as a request's filters would.
-      const accept = (doc: MemoryDoc) => refuse === 0 || Number.parseInt(doc.itemId.slice(-2), 16) % 4 !== refuse;
+      // A filter that refuses some docs (by id), as a request's filters would, and by a label, as
+      // a slot or colour filter does, tested on the memory's columns.
+      const byId = (doc: MemoryDoc) => refuse === 0 || Number.parseInt(doc.itemId.slice(-2), 16) % 4 !== refuse;
+      const byLabel = (doc: MemoryDoc) => !onLabels || onLabels.values.includes(doc[onLabels.field] as string);
+      const accept = (doc: MemoryDoc) => byId(doc) && byLabel(doc);
+      const filterOf = (rest: (doc: MemoryDoc) => boolean): LabelFilter => ({ labels: onLabels ? [onLabels] : [], rest, test: (doc) => byLabel(doc) && rest(doc) });
       const check = () => {
         searches++;
-        const verdicts = () => memory.verdicts(accept);
+        const verdicts = () => memory.verdicts(filterOf(byId));
         let judged = 0;
-        const counting = () => memory.verdicts((doc) => (judged++, accept(doc)));
+        const counting = () => memory.verdicts(filterOf((doc) => (judged++, byId(doc))));
         const byWords = bestByWords(memory, new WordQuery(query), cover, counting(), k, plan);
         const allByWords = fullWalkByWords(memory, query, cover, accept);
         if (JSON.stringify(ranked(byWords, k)) !== JSON.stringify(ranked(allByWords, k))) return false;
         if ((plan === THRESHOLD_ONLY || plan === RARE_FIRST) && byWords.docs.length > k) return false;
-        if (judged < allByWords.docs.length) stoppedEarly.words++;
+        if (judged < allByWords.docs.length && !onLabels) stoppedEarly.words++;
         // Ranking reads every candidate's words from the doc itself (whichever leg found it): as the full walk scored it.
         const wordQuery = new WordQuery(query);
         const measured = allByWords.docs.map((doc) => wordQuery.measure(doc)).map(({ rank, covered }) => covered * cover + rank);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import { openFileObjectStore } from '../../infra/objects/files.js';
 import type { ObjectStore } from '../../infra/objects/port.js';
-import { searchCatalogue } from '../../projections/queries/search/index.js';
+import { searchCatalogue, type SearchFilters } from '../../projections/queries/search/index.js';
 import { SearchMemory, type SearchMemoryOptions } from '../../projections/search-memory.js';
 import { encodeSnapshot, snapshotKey } from '../../projections/search-memory/snapshot.js';
 import { product, variant } from '../support/items.js';
@@ -30,6 +30,7 @@ const SHIRTS = [
   product('SHIRT-RED', 'Red Flannel Shirt', 'Shirts', 45, [variant('SR-M', 'M', 45)]),
 ];
 const QUERIES = ['dress', 'red', 'linen', 'boots', 'shirt', 'blue maxi dress', 'something red for a wedding'];
+const FILTERED: Array<[string, SearchFilters]> = [['red', { slot: 'top' }], ['dress', { color_family: 'blue' }], ['linen', { family: 'dress', gender: 'womens' }]];
 
 interface World {
   service: TestService;
@@ -86,6 +87,11 @@ async function answers(w: World, memory: SearchMemory, datasetId: string): Promi
   for (const query of QUERIES) {
     const { results } = await searchCatalogue(deps, { organizationId: w.organizationId, query, limit: 20, datasetIds: [datasetId] });
     out.push([query, results.map((r) => `${r.itemId} ${r.score.toFixed(6)}`)]);
+  }
+  // Filters on labels, which the memory tests on columns it fills as it builds or restores.
+  for (const [query, filters] of FILTERED) {
+    const { results } = await searchCatalogue(deps, { organizationId: w.organizationId, query, limit: 20, datasetIds: [datasetId], filters });
+    out.push([`${query} ${JSON.stringify(filters)}`, results.map((r) => `${r.itemId} ${r.score.toFixed(6)}`)]);
   }
   return out;
 }
@@ -223,6 +229,7 @@ t.test('a saved copy is used when good, caught up when stale, and not trusted wh
   const first = memoryOf(t, w, { snapshots: store });
   const built = await answers(w, first, datasetId);
   t.equal(first.loads[0]?.how, 'built');
+  for (const [request, found] of built.slice(-FILTERED.length)) t.ok(found.length > 0, `${request} finds products (so a copy's label columns are checked)`);
   await until('the saved copy', () => store.head(snapshotKey(datasetId)), (info) => info !== null);
 
   const fromCopy = memoryOf(t, w, { snapshots: store });

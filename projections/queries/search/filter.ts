@@ -4,34 +4,44 @@
 import { budgetIn, type PricedProduct } from '../../../domain/pricing/index.js';
 import type { UnderstoodQuery } from '../../../domain/search/index.js';
 import { variantHasSize } from '../../../domain/search/sizes.js';
-import type { MemoryDoc } from '../../search-memory.js';
+import type { LabelField, LabelFilter, MemoryDoc } from '../../search-memory/dataset.js';
 import type { SearchFilters } from './index.js';
 
 /**
  * The request's filters and the gender and age the words named (none for null), as a test of a
  * doc; with `paysStored` (given when a price bound is asked), the price bounds too, on the docs
- * whose stored price is the one the shopper pays (the rest are judged once priced).
+ * whose stored price is the one the shopper pays (the rest are judged once priced). The tests of
+ * single labels are also given as such (`labels`): the search memory tests them on its columns,
+ * without reading the doc (search-memory/dataset.ts `Verdicts`).
  */
-export function docFilter(filters: SearchFilters, understood: UnderstoodQuery | null, paysStored?: (doc: MemoryDoc) => boolean): (doc: MemoryDoc) => boolean {
-  const tests: Array<(doc: MemoryDoc) => boolean> = [];
+export function docFilter(filters: SearchFilters, understood: UnderstoodQuery | null, paysStored?: (doc: MemoryDoc) => boolean): LabelFilter {
+  const labels: Array<{ field: LabelField; values: string[] }> = [];
+  const rest: Array<(doc: MemoryDoc) => boolean> = [];
   // Judged while retrieving, a budget keeps each leg's best within it: after the cut, "sneakers
   // under 1700" in a store of 200 sneakers would find those of the first 120 that fit, not all.
-  if (paysStored) tests.push((doc) => !paysStored(doc) || passesPrice(doc.price, doc.currency, filters, understood));
-  if (filters.slot) tests.push((doc) => doc.slotName === filters.slot);
-  if (filters.family) tests.push((doc) => doc.family === filters.family);
-  if (filters.color_family) tests.push((doc) => doc.colorFamily === filters.color_family);
-  if (filters.pattern) tests.push((doc) => doc.pattern === filters.pattern);
-  if (filters.material) tests.push((doc) => doc.materials.includes(filters.material!));
-  if (filters.fit) tests.push((doc) => doc.fit === filters.fit);
+  if (paysStored) {
+    const bounds = priceBounds(filters, understood);
+    rest.push((doc) => !paysStored(doc) || bounds(doc.price, doc.currency));
+  }
+  if (filters.slot) labels.push({ field: 'slotName', values: [filters.slot] });
+  if (filters.family) labels.push({ field: 'family', values: [filters.family] });
+  if (filters.color_family) labels.push({ field: 'colorFamily', values: [filters.color_family] });
+  if (filters.pattern) labels.push({ field: 'pattern', values: [filters.pattern] });
+  if (filters.material) rest.push((doc) => doc.materials.includes(filters.material!));
+  if (filters.fit) labels.push({ field: 'fit', values: [filters.fit] });
   // The filter is the field's value; a gender the shopper's words named also lets unisex through.
   const gender = understood?.gender;
-  if (filters.gender) tests.push((doc) => doc.gender === filters.gender);
-  else if (gender === 'unisex') tests.push((doc) => doc.gender === 'unisex');
-  else if (gender) tests.push((doc) => doc.gender === gender || doc.gender === 'unisex');
+  if (filters.gender) labels.push({ field: 'gender', values: [filters.gender] });
+  else if (gender === 'unisex') labels.push({ field: 'gender', values: ['unisex'] });
+  else if (gender) labels.push({ field: 'gender', values: [gender, 'unisex'] });
   const age = understood?.ageGroup;
-  if (age && age !== 'adult') tests.push((doc) => doc.ageGroup === age);
-  if (!tests.length) return () => true;
-  return (doc) => tests.every((test) => test(doc));
+  if (age && age !== 'adult') labels.push({ field: 'ageGroup', values: [age] });
+  const others = rest.length === 0 ? null : rest.length === 1 ? rest[0]! : (doc: MemoryDoc) => rest.every((test) => test(doc));
+  return {
+    labels,
+    rest: others,
+    test: (doc) => labels.every(({ field, values }) => values.includes(doc[field] as string)) && (others === null || others(doc)),
+  };
 }
 
 /** Price, sale, stock and size, judged in the shopper's market: the request's filters, and what the words asked (none for null). */
@@ -57,4 +67,18 @@ function passesPrice(price: number, currency: string, filters: SearchFilters, un
   const min = filters.minPrice ?? said.minPrice;
   const max = filters.maxPrice ?? said.maxPrice;
   return (min === undefined || price >= min) && (max === undefined || price <= max);
+}
+
+/** `passesPrice` as a test of many prices: the words' budget converted once a currency, not once a price. */
+function priceBounds(filters: SearchFilters, understood: UnderstoodQuery | null): (price: number, currency: string) => boolean {
+  const byCurrency = new Map<string, { min: number | undefined; max: number | undefined }>();
+  return (price, currency) => {
+    let bounds = byCurrency.get(currency);
+    if (!bounds) {
+      const said = understood ? budgetIn(understood, currency) : {};
+      byCurrency.set(currency, (bounds = { min: filters.minPrice ?? said.minPrice, max: filters.maxPrice ?? said.maxPrice }));
+    }
+    // As passesPrice judges it.
+    return (bounds.min === undefined || price >= bounds.min) && (bounds.max === undefined || price <= bounds.max);
+  };
 }

@@ -63,9 +63,10 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
 
   // Found by its name, a doc passes the request's filters only; every leg may then score it.
   const typedName = nameKey(query);
-  const named = new Set(memories.flatMap((memory) => memory.namedExactly(typedName, docFilter(filters, null, paysStored))));
-  const accept = named.size ? (doc: MemoryDoc) => named.has(doc) || asked(doc) : asked;
-  const verdicts = memories.map((memory) => memory.verdicts(accept));
+  const asNamed = docFilter(filters, null, paysStored).test;
+  const namedIn = memories.map((memory) => memory.namedExactly(typedName, asNamed));
+  const named = new Set(namedIn.flat());
+  const verdicts = memories.map((memory, i) => memory.verdicts(asked, namedIn[i]));
   const [words, boosts, traits] = [new WordQuery(textTerms), new WordQuery(boostTerms), new WordQuery(traitTerms)];
   const tests = attributeTests(intent);
   // What a word says of the shopper's want, by how rare it is among the docs in scope.
