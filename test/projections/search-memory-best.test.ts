@@ -106,6 +106,17 @@ const change = fc.oneof(
   fc.record({ remove: fc.integer({ min: 0, max: 39 }) }),
   fc.constant({ search: true }),
 );
+/** The changes made in order, `check` asked at each search among them and at the end: whether every check held. */
+function replay(memory: DatasetMemory, changes: readonly Change[], check: () => boolean): boolean {
+  for (const step of changes) {
+    if ('put' in step) memory.put(docOf(step.put, step.lexemes, step.family, step.colours), null);
+    else if ('remove' in step) memory.remove(itemIdOf(step.remove));
+    else if (!check()) return false;
+  }
+  return check();
+}
+type Change = typeof change extends fc.Arbitrary<infer C> ? C : never;
+
 /** A label filter, or none: a field the memory keeps as a column, and the values that pass (one may be a value no doc has). */
 const labelFilter = fc.option(
   fc.oneof(
@@ -170,12 +181,7 @@ t.test('given changing datasets, when a leg asks for its best docs, then the thr
         if (byLabels.docs.length < ranked(fullWalkByAttributes(memory, labelTests, accept), Infinity).length) stoppedEarly.labels++;
         return JSON.stringify(ranked(byLabels, k)) === JSON.stringify(ranked(fullWalkByAttributes(memory, labelTests, accept), k));
       };
-      for (const step of changes) {
-        if ('put' in step) memory.put(docOf(step.put, step.lexemes, step.family, step.colours), null);
-        else if ('remove' in step) memory.remove(itemIdOf(step.remove));
-        else if (!check()) return false;
-      }
-      return check();
+      return replay(memory, changes, check);
     }),
     { numRuns: 800 },
   );
@@ -201,12 +207,7 @@ t.test('given changing datasets, when the near families\' docs with a trait are 
         if (query.some((lexemes) => lexemes.reduce((sum, lexeme) => sum + (memory.postings.get(lexeme)?.length ?? 0), 0) <= labelled)) byPostings++;
         return JSON.stringify(ranked(labelledWithWords(memory, labels, wordQuery, memory.verdicts(accept), k), k)) === JSON.stringify(ranked(expected, k));
       };
-      for (const step of changes) {
-        if ('put' in step) memory.put(docOf(step.put, step.lexemes, step.family, step.colours), null);
-        else if ('remove' in step) memory.remove(itemIdOf(step.remove));
-        else if (!check()) return false;
-      }
-      return check();
+      return replay(memory, changes, check);
     }),
     { numRuns: 400 },
   );
