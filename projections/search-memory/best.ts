@@ -282,27 +282,30 @@ function wholeByWords(memory: DatasetMemory, lists: ReadonlyArray<readonly Posti
   }
   const keys = new Float64Array(touched.length);
   for (let i = 0; i < touched.length; i++) keys[i] = popcount(found[touched[i]!]!) * cover + rank[touched[i]!]!;
-  return bestOfSlots(memory, touched, keys, k);
+  const kept = keepBest(touched, keys, k);
+  return { docs: kept.items.map((slot) => memory.bySlot[slot]!), keys: kept.keys };
 }
 
-/** The `k` best of `slots` by `keys` (same order), and every one tied with the k-th: a leg's gathering keeps its best of all datasets from these. */
-function bestOfSlots(memory: DatasetMemory, slots: readonly number[], keys: Float64Array, k: number): Best {
-  const threshold = slots.length > k ? kthLargest(keys, slots.length, k) : -Infinity;
-  const docs: MemoryDoc[] = [];
-  const kept: number[] = [];
-  for (let i = 0; i < slots.length; i++) {
+/**
+ * The `k` best of `items` by `keys` (same order), and every one tied with the k-th: a leg's
+ * gathering keeps its best of all datasets from these, so a dataset need hand on no more.
+ */
+function keepBest<T>(items: readonly T[], keys: Float64Array, k: number): { items: T[]; keys: number[] } {
+  const threshold = items.length > k ? kthLargest(keys, items.length, k) : -Infinity;
+  const kept = { items: [] as T[], keys: [] as number[] };
+  for (let i = 0; i < items.length; i++) {
     if (keys[i]! < threshold) continue;
-    docs.push(memory.bySlot[slots[i]!]!);
-    kept.push(keys[i]!);
+    kept.items.push(items[i]!);
+    kept.keys.push(keys[i]!);
   }
-  return { docs, keys: kept };
+  return kept;
 }
 
-/** The `k` best of `docs` by `keys`, and every one tied with the k-th. */
+/** `keepBest` of docs. */
 function best(docs: MemoryDoc[], keys: number[], k: number): Best {
   if (docs.length <= k) return { docs, keys };
-  const threshold = kthLargest(Float64Array.from(keys), keys.length, k);
-  return { docs: docs.filter((_, i) => keys[i]! >= threshold), keys: keys.filter((key) => key >= threshold) };
+  const kept = keepBest(docs, Float64Array.from(keys), k);
+  return { docs: kept.items, keys: kept.keys };
 }
 
 /** The `k`-th largest of the first `n` of `values` (k ≥ 1), in one pass through a min-heap of the k largest seen. */

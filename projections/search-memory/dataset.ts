@@ -371,17 +371,6 @@ export class DatasetMemory {
     return list;
   }
 
-  /** The current docs holding `lexeme`. */
-  docsWith(lexeme: number): MemoryDoc[] {
-    const list = this.postings.get(lexeme);
-    const docs: MemoryDoc[] = [];
-    for (let i = 0; i < (list?.length ?? 0); i++) {
-      const doc = this.bySlot[list!.slots[i]!];
-      if (doc) docs.push(doc);
-    }
-    return docs;
-  }
-
   /** One of its label lists, put in item id order if not yet. */
   inIdOrder(list: readonly MemoryDoc[]): readonly MemoryDoc[] {
     if (list.length && !this.ordered.has(list)) {
@@ -500,8 +489,7 @@ export class DatasetMemory {
     const { holders } = this;
     placed.terms.forEach((term, i) => {
       this.live.set(term, (this.live.get(term) ?? 0) + 1);
-      // As the list holds it (a Float32Array), so the order below compares like with like.
-      const weight = Math.fround(placed.weights[i]!);
+      const weight = placed.weights[i]!;
       let list = this.postings.get(term);
       if (!list) this.postings.set(term, (list = new Postings()));
       if (!this.ordered.has(list) || !list.length) list.push(slot, weight);

@@ -54,7 +54,11 @@ const doc = (itemId: string, lexicon: Lexicon, text: string, fields: Partial<Mem
 t.test('given items that change and leave, then postings answer only for their current versions', async (t) => {
   const lexicon = new Lexicon();
   const memory = new DatasetMemory();
-  const current = (word: string) => memory.docsWith(lexicon.find(word)!).map((d) => d.itemId).sort();
+  // The docs a word's postings name whose slot still holds them.
+  const current = (word: string) => {
+    const list = memory.postings.get(lexicon.find(word)!);
+    return [...(list?.slots.subarray(0, list.length) ?? [])].flatMap((slot) => memory.bySlot[slot] ?? []).map((d) => d.itemId).sort();
+  };
   memory.put(doc('a', lexicon, "'red':1A 'dress':2A"), [1, 0]);
   memory.put(doc('b', lexicon, "'blue':1A 'dress':2A", { colorFamily: 'blue', colors: ['blue'] }), [0, 1]);
   t.same(current('dress'), ['a', 'b']);

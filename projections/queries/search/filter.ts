@@ -63,22 +63,25 @@ export const hasPriceBound = (filters: SearchFilters, understood: UnderstoodQuer
 
 /** The request's price bounds, else the words' ("under 1300 rs" converted to `currency`), on a price in `currency`. */
 function passesPrice(price: number, currency: string, filters: SearchFilters, understood: UnderstoodQuery | null): boolean {
-  const said = understood ? budgetIn(understood, currency) : {};
-  const min = filters.minPrice ?? said.minPrice;
-  const max = filters.maxPrice ?? said.maxPrice;
-  return (min === undefined || price >= min) && (max === undefined || price <= max);
+  return within(price, boundsIn(currency, filters, understood));
 }
 
 /** `passesPrice` as a test of many prices: the words' budget converted once a currency, not once a price. */
 function priceBounds(filters: SearchFilters, understood: UnderstoodQuery | null): (price: number, currency: string) => boolean {
-  const byCurrency = new Map<string, { min: number | undefined; max: number | undefined }>();
+  const byCurrency = new Map<string, PriceBounds>();
   return (price, currency) => {
     let bounds = byCurrency.get(currency);
-    if (!bounds) {
-      const said = understood ? budgetIn(understood, currency) : {};
-      byCurrency.set(currency, (bounds = { min: filters.minPrice ?? said.minPrice, max: filters.maxPrice ?? said.maxPrice }));
-    }
-    // As passesPrice judges it.
-    return (bounds.min === undefined || price >= bounds.min) && (bounds.max === undefined || price <= bounds.max);
+    if (!bounds) byCurrency.set(currency, (bounds = boundsIn(currency, filters, understood)));
+    return within(price, bounds);
   };
 }
+
+type PriceBounds = { minPrice?: number | undefined; maxPrice?: number | undefined };
+
+/** The bounds on a price in `currency`: the request's, else the words'. */
+function boundsIn(currency: string, filters: SearchFilters, understood: UnderstoodQuery | null): PriceBounds {
+  const said = understood ? budgetIn(understood, currency) : {};
+  return { minPrice: filters.minPrice ?? said.minPrice, maxPrice: filters.maxPrice ?? said.maxPrice };
+}
+
+const within = (price: number, { minPrice, maxPrice }: PriceBounds): boolean => (minPrice === undefined || price >= minPrice) && (maxPrice === undefined || price <= maxPrice);
