@@ -61,6 +61,12 @@ export interface BodyReading {
   readonly expired: AbortSignal;
   /** Bytes that arrived and are kept: resolves once they are booked (at once when they fit); rejects once expired or closed. */
   take(bytes: number): Promise<void>;
+  /**
+   * take without a promise: true when the bytes were booked at once (nothing of this body or of
+   * anyone else waits, and they fit); false, with nothing booked, when they must go through take.
+   * A body sent in many small chunks (one byte per chunk is legal HTTP) then costs no promise per chunk.
+   */
+  tryTake(bytes: number): boolean;
   /** Bytes that arrived and were dropped at once: they count for the pace only. */
   passed(bytes: number): void;
   /** Kept bytes let go (a file checked and stored): back to the budget. */
@@ -139,6 +145,8 @@ export class BodyBudget {
     });
     // One booking at a time, in the order the bytes arrived.
     let queue: Promise<void> = Promise.resolve();
+    /** Takes not yet settled: while any is, a later chunk's bytes queue behind it. */
+    let queued = 0;
 
     /** Resolves once booked; a booking that cannot be granted at once is the server's wait. */
     const book = (bytes: number): Promise<void> => {
@@ -162,6 +170,7 @@ export class BodyBudget {
       expired: expiry.signal,
       take: (bytes) => {
         pace.arrived(bytes);
+        queued += 1;
         const step = queue.then(() => {
           if (closed) throw new Error('the body is no longer read');
           if (expiry.signal.aborted) throw expiry.signal.reason;
@@ -173,8 +182,19 @@ export class BodyBudget {
             throw error;
           });
         });
-        queue = step.catch(() => {});
+        queue = step.catch(() => {}).finally(() => (queued -= 1));
         return step;
+      },
+      tryTake: (bytes) => {
+        if (closed || queued > 0 || expiry.signal.aborted) return false;
+        entry.used += bytes;
+        const more = Math.min(entry.used, entry.need) - entry.held;
+        if (more > 0 && !this.#grantAtOnce(entry, more)) {
+          entry.used -= bytes;
+          return false;
+        }
+        pace.arrived(bytes);
+        return true;
       },
       passed: (bytes) => pace.arrived(bytes),
       give: (bytes) => {
@@ -201,6 +221,13 @@ export class BodyBudget {
         this.#let(entry, entry.held);
       },
     };
+  }
+
+  /** Booked without waiting, when no one waits before it (organizations are served in turn) and it fits. */
+  #grantAtOnce(entry: Entry, bytes: number): boolean {
+    if (this.#waiting.size > 0 || !this.#grantable(entry, bytes)) return false;
+    this.#hold(entry, bytes);
+    return true;
   }
 
   #hold(entry: Entry, bytes: number): void {
@@ -394,6 +421,7 @@ export function declaredBody(request: FastifyRequest, limit: number, unbudgeted 
 function metered(payload: Readable, reading: BodyReading, reply: FastifyReply): Readable {
   const body = new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      if (reading.tryTake(chunk.length)) return done(null, chunk);
       reading.take(chunk.length).then(() => done(null, chunk), done);
     },
     flush(done) {

@@ -333,7 +333,7 @@ async function receive(part: MultipartFile, keep: boolean, reading: BodyReading)
         reading.passed(chunk.length);
         continue;
       }
-      await reading.take(chunk.length);
+      if (!reading.tryTake(chunk.length)) await reading.take(chunk.length);
       taken += chunk.length;
       chunks.push(chunk);
     }

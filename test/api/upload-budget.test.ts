@@ -80,6 +80,35 @@ t.test('waiting organizations are served in turn: one that keeps sending does no
   t.equal(budget.inUse, 0);
 });
 
+t.test('tryTake books at once only what take would book at once, and never ahead of a waiting body or its own earlier bytes', async (t) => {
+  const budget = new BodyBudget({ capacity: 10, perOrganization: 6 });
+  const a = budget.open('a', 6);
+  t.ok(a.tryTake(4), 'it fits: booked with no promise');
+  t.equal(budget.heldBy('a'), 4);
+  t.ok(a.tryTake(4), 'a body past its size counts as its size: two more booked');
+  t.equal(budget.heldBy('a'), 6);
+  const a2 = budget.open('a', 6);
+  t.notOk(a2.tryTake(1), "past the organization's share: not booked");
+  t.equal(budget.heldBy('a'), 6, 'a refused tryTake books nothing');
+  const b = budget.open('b', 6);
+  const waiting = b.take(5);
+  t.notOk(await settled(waiting), 'the budget cannot take 5 more: b waits');
+  const c = budget.open('c', 1);
+  t.notOk(c.tryTake(1), 'c would fit, but b waits and is served first');
+  t.equal(budget.inUse, 6);
+  a.close();
+  await waiting;
+  t.ok(c.tryTake(1), 'no one waits and it fits: booked at once');
+  const own = b.take(1);
+  t.notOk(b.tryTake(1), 'behind a take of its own not yet settled, bytes wait their turn');
+  await own;
+  await tick();
+  t.ok(b.tryTake(1), 'once its takes settled, it books at once again (here nothing more: b holds its size)');
+  t.equal(budget.inUse, 7);
+  for (const reading of [a2, b, c]) reading.close();
+  t.equal(budget.inUse, 0);
+});
+
 t.test('bodies that each hold part of the budget never wait for one another for good', async (t) => {
   // Three bodies of 6 in a budget of 10, sent a byte at a time in turn: booking whatever fits would
   // leave each holding about a third, all waiting. The banker's rule lets them finish.
