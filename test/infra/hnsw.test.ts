@@ -70,6 +70,34 @@ t.test('a key replaced thousands of times still answers, and fast (usearch remov
   t.equal(new Set(found.map((m) => m.key)).size, 10, 'no key twice');
 });
 
+t.test('with tombstones, a search still finds k live neighbours: scattered ones, and the nearest removed', async (t) => {
+  const vectors = catalogue(2000);
+  const index = createHnswIndex({ dimensions: 256 });
+  for (const [key, vector] of vectors) index.upsert(key, vector);
+  const live = new Map(vectors);
+  // A fifth removed all over the graph: the first ask, k and their share with room, holds enough.
+  [...vectors.keys()].filter((_, i) => i % 5 === 2).forEach((key) => (index.remove(key), live.delete(key)));
+  const scattered = embedText('navy wool coat');
+  const exact = exactNearest(live, scattered, 10);
+  const found = index.nearest(scattered, 10);
+  t.equal(found.length, 10);
+  t.ok(found.every((match) => live.has(match.key)), 'only live keys');
+  t.ok(found[9]!.similarity >= exact[9]!.similarity - 1e-3, 'as near as the exact tenth');
+  // Then the 300 nearest to one query removed as well: every first answer is a tombstone, and the
+  // search asks again for them all.
+  const crowded = embedText('red linen dress');
+  for (const { key } of exactNearest(live, crowded, 300)) {
+    index.remove(key);
+    live.delete(key);
+  }
+  t.equal(index.tombstones, 700);
+  const nearest = exactNearest(live, crowded, 10);
+  const answer = index.nearest(crowded, 10);
+  t.equal(answer.length, 10, 'k found, though the graph around the query is all tombstones');
+  t.ok(answer.every((match) => live.has(match.key)), 'only live keys');
+  t.ok(answer[9]!.similarity >= nearest[9]!.similarity - 1e-3, 'as near as the exact tenth among the live');
+});
+
 t.test('a graph saved and restored answers the same, keeps its tombstones and takes more vectors', async (t) => {
   const vectors = catalogue(500);
   const index = createHnswIndex({ dimensions: 256 });
