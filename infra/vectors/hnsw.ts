@@ -31,7 +31,11 @@ export interface VectorIndex {
   upsert(key: string, vector: ArrayLike<number>): void;
   remove(key: string): void;
   has(key: string): boolean;
-  nearest(vector: ArrayLike<number>, k: number): VectorMatch[];
+  /**
+   * The k nearest live vectors. `depth`: how many candidates the search explores (usearch's beam),
+   * at least k; deeper finds more of the true nearest at some cost.
+   */
+  nearest(vector: ArrayLike<number>, k: number, depth?: number): VectorMatch[];
   /** Approximate bytes held: vectors plus graph links. */
   memoryBytes(): number;
   /** The graph and its keys as they are now, to be restored elsewhere with `restoreHnswIndex`. */
@@ -54,11 +58,18 @@ export interface HnswOptions {
   dimensions: number;
   /** Graph degree (M); usearch's default is 16. */
   connectivity?: number;
-  /** Candidates explored per query (ef); higher finds more of the true nearest at some cost. */
+  /**
+   * The fewest candidates a search explores (usearch's ef, fixed when the index is made). usearch
+   * explores max(ef, neighbours asked for), so a low ef here lets each search choose its depth
+   * (`nearest`'s `depth`).
+   */
   expansionSearch?: number;
 }
 
 const BYTES_PER_SCALAR = 2; // f16
+/** A search's depth unless it names one: the beam of the search quality measured (docs/performance.md). */
+export const SEARCH_DEPTH = 256;
+const MIN_DEPTH = 16;
 /** Neighbours asked for beyond k and the tombstones' expected share of them (see `nearest`). */
 const TOMBSTONE_ROOM = 16;
 /**
@@ -76,7 +87,7 @@ const newIndex = (options: HnswOptions, connectivity: number): InstanceType<type
     connectivity,
     quantization: 'f16',
     expansion_add: 128,
-    expansion_search: options.expansionSearch ?? 256,
+    expansion_search: options.expansionSearch ?? MIN_DEPTH,
     multi: false,
   } as unknown as ConstructorParameters<typeof usearch.Index>[0]);
 
@@ -156,7 +167,7 @@ function wrap(options: HnswOptions, connectivity: number, index: InstanceType<ty
       tombstones++;
     },
     has: (key) => numbers.has(key),
-    nearest(vector, k) {
+    nearest(vector, k, depth = SEARCH_DEPTH) {
       if (numbers.size === 0 || k <= 0) return [];
       const query = toFloat32(vector);
       const stored = numbers.size + tombstones;
@@ -165,17 +176,18 @@ function wrap(options: HnswOptions, connectivity: number, index: InstanceType<ty
       // long, with 5,000 ten times. First ask for the share of tombstones a random neighbourhood
       // holds, with room; when that comes back short (the removed ones crowd the query: a
       // collection archived together), ask for four times as many, up to them all.
-      let asked = Math.min(stored, tombstones === 0 ? k : Math.ceil((k * stored) / numbers.size) + TOMBSTONE_ROOM);
+      // Asked for as many as the depth: what usearch explores it returns, best first.
+      let asked = Math.min(stored, Math.max(depth, tombstones === 0 ? k : Math.ceil((k * stored) / numbers.size) + TOMBSTONE_ROOM));
       for (;;) {
         const found = index.search(query, asked, 1);
         const matches: VectorMatch[] = [];
-        for (let i = 0; i < found.keys.length; i++) {
+        for (let i = 0; i < found.keys.length && matches.length < k; i++) {
           const key = keys[Number(found.keys[i]!)];
           // Cosine distance is 1 - similarity.
           if (key !== undefined) matches.push({ key, similarity: 1 - found.distances[i]! });
         }
         const sure = Math.min(stored, k + tombstones);
-        if (matches.length >= k || asked >= sure) return matches.slice(0, k);
+        if (matches.length >= k || asked >= sure) return matches;
         asked = Math.min(sure, asked * 4);
       }
     },
