@@ -187,11 +187,32 @@ export const keyWeight = (test: AttributeTest, index: number): number => test.ke
 export const LABEL_FIELDS = ['slotName', 'family', 'colorFamily', 'pattern', 'fit', 'gender', 'ageGroup'] as const;
 export type LabelField = (typeof LABEL_FIELDS)[number];
 
-/** A filter on labels (each test: the field is one of `values`) and on what else it reads of the doc (`rest`); `test` is the whole of it on a doc. */
+/** A bound on the stored price (projections/queries/search/filter.ts), judged on the price columns without reading the doc. */
+export interface PriceTest {
+  /** Whether the shopper pays the stored price of a doc from this source; a doc they do not is judged once priced. */
+  paysStored(sourceId: string | null): boolean;
+  /** Whether a stored price in `currency` is within the bounds. */
+  within(price: number, currency: string): boolean;
+}
+
+/**
+ * A filter on labels (each test: the field is one of `values`), on the stored price (`price`) and
+ * on what else it reads of the doc (`rest`); `test` is the whole of it on a doc.
+ */
 export interface LabelFilter {
   labels: ReadonlyArray<{ field: LabelField; values: readonly string[] }>;
+  price: PriceTest | null;
   rest: ((doc: MemoryDoc) => boolean) | null;
   test(doc: MemoryDoc): boolean;
+}
+
+/** What a price test reads by slot: the stored price, its currency (a `labelCode`) and its source (a dataset's own code). */
+interface PriceColumns {
+  prices: Float64Array;
+  currencies: Uint32Array;
+  sources: Uint32Array;
+  /** Each source code's id (0: none). */
+  sourceIds: ReadonlyArray<string | null>;
 }
 
 /**
@@ -200,10 +221,15 @@ export interface LabelFilter {
  * patterns, fits, genders, age groups), so the table stays small.
  */
 const labelCodes = new Map<string, number>();
+/** Each code's value, by code (ISO currencies share the table: a closed set too). */
+const labelValues: string[] = [''];
 const labelCode = (value: string | null): number => {
   if (value === null) return 0;
   let code = labelCodes.get(value);
-  if (code === undefined) labelCodes.set(value, (code = labelCodes.size + 1));
+  if (code === undefined) {
+    labelCodes.set(value, (code = labelCodes.size + 1));
+    labelValues[code] = value;
+  }
   return code;
 };
 
@@ -220,9 +246,16 @@ export class Verdicts {
   /** Each label test: its column, and which codes pass (by code). */
   private readonly columns: Uint32Array[];
   private readonly passing: Uint8Array[];
-  constructor(bySlot: ReadonlyArray<MemoryDoc | null>, filter: LabelFilter, columns: Readonly<Record<LabelField, Uint32Array>>, admitted: Iterable<MemoryDoc>) {
+  private readonly price: PriceTest | null;
+  private readonly priced: PriceColumns;
+  /** By source code: 0 not yet asked, 1 the shopper pays its stored prices, 2 not. */
+  private readonly paysStored: Uint8Array;
+  constructor(bySlot: ReadonlyArray<MemoryDoc | null>, filter: LabelFilter, columns: Readonly<Record<LabelField, Uint32Array>>, priced: PriceColumns, admitted: Iterable<MemoryDoc>) {
     this.bySlot = bySlot;
     this.rest = filter.rest;
+    this.price = filter.price;
+    this.priced = priced;
+    this.paysStored = new Uint8Array(filter.price ? priced.sourceIds.length : 0);
     this.known = new Uint8Array(bySlot.length);
     this.columns = filter.labels.map(({ field }) => columns[field]);
     this.passing = filter.labels.map(({ values }) => {
@@ -247,14 +280,31 @@ export class Verdicts {
       // Compared with null, not tested for truth: that would read the doc's object (its map).
       let passes = doc !== null && doc !== undefined;
       for (let t = 0; passes && t < this.columns.length; t++) passes = this.passing[t]![this.columns[t]![slot]!] === 1;
+      if (passes && this.price !== null) passes = this.passesPrice(slot, this.price);
       this.known[slot] = verdict = passes && (this.rest === null || this.rest(doc!)) ? 1 : 2;
     }
     return verdict === 1;
   }
+
+  private passesPrice(slot: number, price: PriceTest): boolean {
+    const { prices, currencies, sources, sourceIds } = this.priced;
+    const source = sources[slot]!;
+    let pays = this.paysStored[source]!;
+    if (pays === 0) this.paysStored[source] = pays = price.paysStored(sourceIds[source] ?? null) ? 1 : 2;
+    return pays === 2 || price.within(prices[slot]!, labelValues[currencies[slot]!]!);
+  }
 }
 
 /** A filter of a test on the whole doc: every doc it is asked of is read. */
-const wholeDocFilter = (test: (doc: MemoryDoc) => boolean): LabelFilter => ({ labels: [], rest: test, test });
+const wholeDocFilter = (test: (doc: MemoryDoc) => boolean): LabelFilter => ({ labels: [], price: null, rest: test, test });
+
+/** `column`, or a copy twice as long (at least `slot + 1`) when it cannot hold `slot`. */
+function holding<T extends Uint32Array | Float64Array>(column: T, slot: number): T {
+  if (slot < column.length) return column;
+  const grown = new (column.constructor as new (length: number) => T)(Math.max(64, column.length * 2, slot + 1));
+  grown.set(column);
+  return grown;
+}
 
 /**
  * One lexeme's postings: each entry a doc's slot and its weight there, in two typed arrays that
@@ -323,6 +373,9 @@ export class DatasetMemory {
   private readonly freeSlots: number[] = [];
   /** Each doc's single-valued labels by slot, as `labelCode`s: what a filter tests (Verdicts). */
   private columns = Object.fromEntries(LABEL_FIELDS.map((field) => [field, new Uint32Array(0)])) as Record<LabelField, Uint32Array>;
+  /** Each doc's stored price, currency and source by slot: what a price bound tests (Verdicts). */
+  private readonly priced: PriceColumns & { sourceIds: Array<string | null> } = { prices: new Float64Array(0), currencies: new Uint32Array(0), sources: new Uint32Array(0), sourceIds: [null] };
+  private readonly sourceCodes = new Map<string, number>();
   /**
    * Lexeme id → the slots of docs with that lexeme and its weight in each (an entry is current only
    * while its slot holds a doc: `bySlot`). In walk order (weight, then item id: `inWalkOrder`) once a search has read
@@ -382,7 +435,7 @@ export class DatasetMemory {
 
   /** A search's filter over this dataset, each doc judged once for all the legs that meet it. */
   verdicts(filter: LabelFilter | ((doc: MemoryDoc) => boolean), admitted: Iterable<MemoryDoc> = []): Verdicts {
-    return new Verdicts(this.bySlot, typeof filter === 'function' ? wholeDocFilter(filter) : filter, this.columns, admitted);
+    return new Verdicts(this.bySlot, typeof filter === 'function' ? wholeDocFilter(filter) : filter, this.columns, this.priced, admitted);
   }
 
   /**
@@ -522,17 +575,19 @@ export class DatasetMemory {
     this.vectors?.remove(itemId);
   }
 
-  /** The doc's labels into the columns at its slot, grown (doubled) to hold it. */
+  /** The doc's labels, price, currency and source into the columns at its slot, grown (doubled) to hold it. */
   private label(doc: MemoryDoc): void {
-    for (const field of LABEL_FIELDS) {
-      let column = this.columns[field];
-      if (doc.slot >= column.length) {
-        const grown = new Uint32Array(Math.max(64, column.length * 2, doc.slot + 1));
-        grown.set(column);
-        this.columns[field] = column = grown;
-      }
-      column[doc.slot] = labelCode(doc[field]);
+    const { slot } = doc;
+    for (const field of LABEL_FIELDS) (this.columns[field] = holding(this.columns[field], slot))[slot] = labelCode(doc[field]);
+    const priced = this.priced;
+    (priced.prices = holding(priced.prices, slot))[slot] = doc.price;
+    (priced.currencies = holding(priced.currencies, slot))[slot] = labelCode(doc.currency);
+    let source = 0;
+    if (doc.sourceId !== null) {
+      source = this.sourceCodes.get(doc.sourceId) ?? 0;
+      if (source === 0) this.sourceCodes.set(doc.sourceId, (source = priced.sourceIds.push(doc.sourceId) - 1));
     }
+    (priced.sources = holding(priced.sources, slot))[slot] = source;
   }
 
   /** The doc's slot emptied (its postings stay, and name a slot no doc holds, until compaction). */

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import t from 'tap';
 import { bestByAttributes, bestByWords, labelledWithWords, WordQuery, type Best, type WalkPlan } from '../../projections/search-memory/best.js';
 import { byItemId, DatasetMemory, type AttributeTest, type DocFields, type MemoryDoc, type WordLexemes } from '../../projections/search-memory.js';
-import type { LabelFilter } from '../../projections/search-memory/dataset.js';
+import type { LabelFilter, PriceTest } from '../../projections/search-memory/dataset.js';
 import { hasLabel } from '../../projections/search-memory/dataset.js';
 
 const FAMILIES = ['dress', 'skirt', 'shirt'];
@@ -19,12 +19,13 @@ const LEXEMES = 6;
 /** Item ids as the read model's: the first 48 bits order them, and some share those bits. */
 const itemIdOf = (n: number) => `${(n % 4).toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
-const docOf = (n: number, lexemes: ReadonlyArray<[number, number]>, family: number, colours: readonly number[]): DocFields => {
+const SOURCES = [null, 's1', 's2'] as const;
+const docOf = (n: number, lexemes: ReadonlyArray<[number, number]>, family: number, colours: readonly number[], price = 10, source = 0): DocFields => {
   const terms = [...new Map(lexemes).entries()].sort(([a], [b]) => a - b);
   return {
     itemId: itemIdOf(n),
     datasetId: 'd',
-    sourceId: null,
+    sourceId: SOURCES[source % SOURCES.length]!,
     slotName: family === 1 ? 'bottom' : family === 2 ? 'top' : 'full body',
     family: FAMILIES[family]!,
     gender: 'womens',
@@ -35,8 +36,8 @@ const docOf = (n: number, lexemes: ReadonlyArray<[number, number]>, family: numb
     materials: n % 3 ? ['linen'] : [],
     fit: null,
     featureKeys: [],
-    price: 10,
-    currency: 'EUR',
+    price,
+    currency: n % 2 ? 'EUR' : 'USD',
     variants: null,
     body: null,
     queuedAt: '2026-11-26T00:00:00.000Z',
@@ -102,6 +103,8 @@ const change = fc.oneof(
     lexemes: fc.array(fc.tuple(fc.integer({ min: 0, max: LEXEMES - 1 }), fc.integer({ min: 0, max: WEIGHTS.length - 1 })), { minLength: 1, maxLength: 4 }),
     family: fc.integer({ min: 0, max: 2 }),
     colours: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 2 }),
+    price: fc.integer({ min: 1, max: 40 }),
+    source: fc.integer({ min: 0, max: 2 }),
   }),
   fc.record({ remove: fc.integer({ min: 0, max: 39 }) }),
   fc.constant({ search: true }),
@@ -109,7 +112,7 @@ const change = fc.oneof(
 /** The changes made in order, `check` asked at each search among them and at the end: whether every check held. */
 function replay(memory: DatasetMemory, changes: readonly Change[], check: () => boolean): boolean {
   for (const step of changes) {
-    if ('put' in step) memory.put(docOf(step.put, step.lexemes, step.family, step.colours), null);
+    if ('put' in step) memory.put(docOf(step.put, step.lexemes, step.family, step.colours, step.price, step.source), null);
     else if ('remove' in step) memory.remove(itemIdOf(step.remove));
     else if (!check()) return false;
   }
@@ -126,6 +129,8 @@ const labelFilter = fc.option(
   ),
   { nil: null },
 );
+/** A bound on the stored price, or none: at most `max` (twice that in USD), on the docs of sources the shopper pays the stored price of. */
+const priceFilter = fc.option(fc.record({ max: fc.integer({ min: 0, max: 40 }), foreign: fc.subarray([...SOURCES]) }), { nil: null });
 const words = fc.array(fc.array(fc.integer({ min: 0, max: LEXEMES - 1 }), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 });
 const tests = fc.array(
   fc.oneof(
@@ -155,14 +160,19 @@ t.test('given changing datasets, when a leg asks for its best docs, then the thr
   let searches = 0;
   const stoppedEarly = { words: 0, labels: 0 };
   fc.assert(
-    fc.property(fc.array(change, { minLength: 1, maxLength: 120 }), words, tests, fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 45 })), fc.constantFrom(0, 1e3), fc.integer({ min: 0, max: 3 }), labelFilter, plans, (changes, query, labelTests, k, cover, refuse, onLabels, plan) => {
+    fc.property(fc.array(change, { minLength: 1, maxLength: 120 }), words, tests, fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 45 })), fc.constantFrom(0, 1e3), fc.integer({ min: 0, max: 3 }), labelFilter, priceFilter, plans, (changes, query, labelTests, k, cover, refuse, onLabels, onPrice, plan) => {
       const memory = new DatasetMemory();
       // A filter that refuses some docs (by id), as a request's filters would, and by a label, as
       // a slot or colour filter does, tested on the memory's columns.
       const byId = (doc: MemoryDoc) => refuse === 0 || Number.parseInt(doc.itemId.slice(-2), 16) % 4 !== refuse;
       const byLabel = (doc: MemoryDoc) => !onLabels || onLabels.values.includes(doc[onLabels.field] as string);
-      const accept = (doc: MemoryDoc) => byId(doc) && byLabel(doc);
-      const filterOf = (rest: (doc: MemoryDoc) => boolean): LabelFilter => ({ labels: onLabels ? [onLabels] : [], rest, test: (doc) => byLabel(doc) && rest(doc) });
+      const price: PriceTest | null = onPrice && {
+        paysStored: (sourceId) => !onPrice.foreign.includes(sourceId as (typeof SOURCES)[number]),
+        within: (amount, currency) => amount <= (currency === 'USD' ? 2 * onPrice.max : onPrice.max),
+      };
+      const byPrice = (doc: MemoryDoc) => !price || !price.paysStored(doc.sourceId) || price.within(doc.price, doc.currency);
+      const accept = (doc: MemoryDoc) => byId(doc) && byLabel(doc) && byPrice(doc);
+      const filterOf = (rest: (doc: MemoryDoc) => boolean): LabelFilter => ({ labels: onLabels ? [onLabels] : [], price, rest, test: (doc) => byLabel(doc) && byPrice(doc) && rest(doc) });
       const check = () => {
         searches++;
         const verdicts = () => memory.verdicts(filterOf(byId));

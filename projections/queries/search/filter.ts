@@ -4,25 +4,23 @@
 import { budgetIn, type PricedProduct } from '../../../domain/pricing/index.js';
 import type { UnderstoodQuery } from '../../../domain/search/index.js';
 import { variantHasSize } from '../../../domain/search/sizes.js';
-import type { LabelField, LabelFilter, MemoryDoc } from '../../search-memory/dataset.js';
+import type { LabelField, LabelFilter, MemoryDoc, PriceTest } from '../../search-memory/dataset.js';
 import type { SearchFilters } from './index.js';
 
 /**
  * The request's filters and the gender and age the words named (none for null), as a test of a
  * doc; with `paysStored` (given when a price bound is asked), the price bounds too, on the docs
- * whose stored price is the one the shopper pays (the rest are judged once priced). The tests of
- * single labels are also given as such (`labels`): the search memory tests them on its columns,
- * without reading the doc (search-memory/dataset.ts `Verdicts`).
+ * from sources whose stored price is the one the shopper pays (the rest are judged once priced).
+ * The tests of single labels and of the price are also given as such (`labels`, `price`): the
+ * search memory tests them on its columns, without reading the doc (search-memory/dataset.ts
+ * `Verdicts`).
  */
-export function docFilter(filters: SearchFilters, understood: UnderstoodQuery | null, paysStored?: (doc: MemoryDoc) => boolean): LabelFilter {
+export function docFilter(filters: SearchFilters, understood: UnderstoodQuery | null, paysStored?: (sourceId: string | null) => boolean): LabelFilter {
   const labels: Array<{ field: LabelField; values: string[] }> = [];
   const rest: Array<(doc: MemoryDoc) => boolean> = [];
   // Judged while retrieving, a budget keeps each leg's best within it: after the cut, "sneakers
   // under 1700" in a store of 200 sneakers would find those of the first 120 that fit, not all.
-  if (paysStored) {
-    const bounds = priceBounds(filters, understood);
-    rest.push((doc) => !paysStored(doc) || bounds(doc.price, doc.currency));
-  }
+  const price: PriceTest | null = paysStored ? { paysStored, within: priceBounds(filters, understood) } : null;
   if (filters.slot) labels.push({ field: 'slotName', values: [filters.slot] });
   if (filters.family) labels.push({ field: 'family', values: [filters.family] });
   if (filters.color_family) labels.push({ field: 'colorFamily', values: [filters.color_family] });
@@ -39,8 +37,12 @@ export function docFilter(filters: SearchFilters, understood: UnderstoodQuery | 
   const others = rest.length === 0 ? null : rest.length === 1 ? rest[0]! : (doc: MemoryDoc) => rest.every((test) => test(doc));
   return {
     labels,
+    price,
     rest: others,
-    test: (doc) => labels.every(({ field, values }) => values.includes(doc[field] as string)) && (others === null || others(doc)),
+    test: (doc) =>
+      labels.every(({ field, values }) => values.includes(doc[field] as string)) &&
+      (price === null || !price.paysStored(doc.sourceId) || price.within(doc.price, doc.currency)) &&
+      (others === null || others(doc)),
   };
 }
 

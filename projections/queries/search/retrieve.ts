@@ -50,7 +50,7 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
   ]);
   const country = scope.country ?? null;
   // Which docs the shopper pays the stored price for: an upload's, or a source's whose markets leave the shopper on its default.
-  const paysStored = pricingSources && ((doc: MemoryDoc) => doc.sourceId === null || paysStoredPrice(country, pricingSources.get(doc.sourceId) ?? null));
+  const paysStored = pricingSources && ((sourceId: string | null) => sourceId === null || paysStoredPrice(country, pricingSources.get(sourceId) ?? null));
   const asked = docFilter(filters, understood, paysStored);
   // Looked up once the memory is ready: a dataset loading meanwhile brings lexemes of its own.
   const [textTerms = [], traitTerms = [], ...phraseTerms] = stemmed.map((words, list) =>
