@@ -636,10 +636,10 @@ export class DatasetMemory {
 
   /**
    * Bytes held, estimated (SEARCH_MEMORY_MB is counted in these; bench/search/cold-load.ts checks
-   * them against the process's growth): the docs, their postings and the graph.
+   * them against the process's growth): the docs, their postings, the columns and the graph.
    */
   memoryBytes(): number {
-    return this.ownBytes + this.entries * POSTING_BYTES + this.live.size * LIVE_COUNT_BYTES + (this.vectors?.memoryBytes() ?? 0);
+    return this.ownBytes + this.entries * POSTING_BYTES + this.bySlot.length * COLUMN_BYTES + this.live.size * LIVE_COUNT_BYTES + (this.vectors?.memoryBytes() ?? 0);
   }
 }
 
@@ -657,6 +657,8 @@ const TERM_BYTES = 8;
 const LABEL_BYTES = 40;
 /** A posting: a slot and a weight (4 bytes each) in two typed arrays that double as they grow, and their slack. */
 const POSTING_BYTES = 12;
+/** A slot's columns: seven labels, the currency and the source (4 bytes each) and the price (8). */
+const COLUMN_BYTES = LABEL_FIELDS.length * 4 + 4 + 4 + 8;
 
 function docBytes(doc: MemoryDoc): number {
   return (
