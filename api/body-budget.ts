@@ -88,6 +88,9 @@ interface Entry {
   used: number;
 }
 
+/** Kept bytes the body counts (at most its need) beyond what it holds; negative once it holds more. */
+const unbooked = (entry: Entry): number => Math.min(entry.used, entry.need) - entry.held;
+
 interface Waiter {
   readonly entry: Entry;
   readonly bytes: number;
@@ -175,7 +178,7 @@ export class BodyBudget {
           if (closed) throw new Error('the body is no longer read');
           if (expiry.signal.aborted) throw expiry.signal.reason;
           entry.used += bytes;
-          const more = Math.min(entry.used, entry.need) - entry.held;
+          const more = unbooked(entry);
           if (more <= 0) return;
           return book(more).catch((error: unknown) => {
             entry.used -= bytes;
@@ -188,7 +191,7 @@ export class BodyBudget {
       tryTake: (bytes) => {
         if (closed || queued > 0 || expiry.signal.aborted) return false;
         entry.used += bytes;
-        const more = Math.min(entry.used, entry.need) - entry.held;
+        const more = unbooked(entry);
         if (more > 0 && !this.#grantAtOnce(entry, more)) {
           entry.used -= bytes;
           return false;
@@ -199,7 +202,7 @@ export class BodyBudget {
       passed: (bytes) => pace.arrived(bytes),
       give: (bytes) => {
         entry.used = Math.max(0, entry.used - bytes);
-        const surplus = entry.held - Math.min(entry.used, entry.need);
+        const surplus = -unbooked(entry);
         // A body read to its end will not grow again: what it gave back is no longer its to take.
         if (complete) entry.need -= Math.max(0, surplus);
         if (surplus > 0) this.#let(entry, surplus);
@@ -232,7 +235,7 @@ export class BodyBudget {
 
   #hold(entry: Entry, bytes: number): void {
     // What arrived may have been given back while the booking waited.
-    const share = Math.min(bytes, Math.min(entry.used, entry.need) - entry.held);
+    const share = Math.min(bytes, unbooked(entry));
     if (share <= 0) return;
     entry.held += share;
     this.#held += share;

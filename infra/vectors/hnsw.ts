@@ -175,8 +175,9 @@ function wrap(options: HnswOptions, connectivity: number, index: InstanceType<ty
       // max(ef, asked) candidates: a graph of 14,000 with 1,000 tombstones searched 3 to 5 times as
       // long, with 5,000 ten times. First ask for the share of tombstones a random neighbourhood
       // holds, with room; when that comes back short (the removed ones crowd the query: a
-      // collection archived together), ask for four times as many, up to them all.
-      // Asked for as many as the depth: what usearch explores it returns, best first.
+      // collection archived together), ask for four times as many, up to them all. At least the
+      // depth is asked for: usearch returns what it explored, best first.
+      const sure = Math.min(stored, k + tombstones);
       let asked = Math.min(stored, Math.max(depth, tombstones === 0 ? k : Math.ceil((k * stored) / numbers.size) + TOMBSTONE_ROOM));
       for (;;) {
         const found = index.search(query, asked, 1);
@@ -186,7 +187,6 @@ function wrap(options: HnswOptions, connectivity: number, index: InstanceType<ty
           // Cosine distance is 1 - similarity.
           if (key !== undefined) matches.push({ key, similarity: 1 - found.distances[i]! });
         }
-        const sure = Math.min(stored, k + tombstones);
         if (matches.length >= k || asked >= sure) return matches;
         asked = Math.min(sure, asked * 4);
       }

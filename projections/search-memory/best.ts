@@ -180,14 +180,7 @@ export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly str
   const labelledCount = entries(labelled);
   if (!words.length || !labelledCount) return { docs: [], keys: [] };
   const isLabelled = labelTest(labelKeys);
-  const rank = new Float64Array(memory.bySlot.length);
-  const found = new Uint32Array(memory.bySlot.length);
-  const touched: number[] = [];
-  const mark = (slot: number, bit: number, weight: number) => {
-    if (found[slot] === 0) touched.push(slot);
-    found[slot]! |= bit;
-    rank[slot]! += weight;
-  };
+  const tally = new WordTally(memory.bySlot.length);
   // Word by word, so each doc's weights add up in the words' order, as WordQuery.key adds them.
   for (let w = 0; w < words.length; w++) {
     const bit = 1 << w;
@@ -199,29 +192,22 @@ export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly str
         for (let i = 0; i < length; i++) {
           const slot = slots[i]!;
           const doc = memory.bySlot[slot];
-          if (doc && !(found[slot]! & bit) && isLabelled(doc)) mark(slot, bit, weights[i]!);
+          if (doc && !tally.has(slot, bit) && isLabelled(doc)) tally.add(slot, bit, weights[i]!);
         }
       }
     } else {
       // A common one (the family's own name, "jacket"): each labelled doc's own terms.
       for (const docs of labelled) {
         for (const doc of docs) {
-          if (!memory.isCurrent(doc) || found[doc.slot]! & bit) continue;
+          if (!memory.isCurrent(doc) || tally.has(doc.slot, bit)) continue;
           const weight = wordWeight(termsInOrder(doc), doc.weights, words[w]!);
-          if (weight >= 0) mark(doc.slot, bit, weight);
+          if (weight >= 0) tally.add(doc.slot, bit, weight);
         }
       }
     }
   }
-  const docs: MemoryDoc[] = [];
-  const keys: number[] = [];
-  for (const slot of touched) {
-    if (rank[slot]! > 0 && verdicts.acceptsSlot(slot)) {
-      docs.push(memory.bySlot[slot]!);
-      keys.push(rank[slot]!);
-    }
-  }
-  return best(docs, keys, k);
+  const accepted = tally.touched.filter((slot) => tally.rank[slot]! > 0 && verdicts.acceptsSlot(slot));
+  return keepBestSlots(memory, accepted, Float64Array.from(accepted, (slot) => tally.rank[slot]!), k);
 }
 
 /** Whether a doc is listed under any of the label keys (`hasLabel`), families compared directly: asked once a posting. */
@@ -264,25 +250,45 @@ const entries = (lists: ReadonlyArray<readonly MemoryDoc[]>): number => lists.re
  * judged. The `k` best (and any tied with the k-th) are returned.
  */
 function wholeByWords(memory: DatasetMemory, lists: ReadonlyArray<readonly Postings[]>, cover: number, verdicts: Verdicts, k: number): Best {
-  const rank = new Float64Array(memory.bySlot.length);
-  const found = new Uint32Array(memory.bySlot.length);
-  const touched: number[] = [];
+  const tally = new WordTally(memory.bySlot.length);
   for (let w = 0; w < lists.length; w++) {
     const bit = 1 << w;
     for (const { slots, weights, length } of lists[w]!) {
       for (let i = 0; i < length; i++) {
         const slot = slots[i]!;
-        const had = found[slot]!;
-        if (had & bit || !verdicts.acceptsSlot(slot)) continue;
-        if (had === 0) touched.push(slot);
-        found[slot] = had | bit;
-        rank[slot]! += weights[i]!;
+        if (!tally.has(slot, bit) && verdicts.acceptsSlot(slot)) tally.add(slot, bit, weights[i]!);
       }
     }
   }
+  const { touched, found, rank } = tally;
   const keys = new Float64Array(touched.length);
   for (let i = 0; i < touched.length; i++) keys[i] = popcount(found[touched[i]!]!) * cover + rank[touched[i]!]!;
-  const kept = keepBest(touched, keys, k);
+  return keepBestSlots(memory, touched, keys, k);
+}
+
+/** Per slot, which of a query's words (bits) were found and their weights summed; the slots met, in the order met. */
+class WordTally {
+  readonly found: Uint32Array;
+  readonly rank: Float64Array;
+  readonly touched: number[] = [];
+  constructor(slots: number) {
+    this.found = new Uint32Array(slots);
+    this.rank = new Float64Array(slots);
+  }
+  has(slot: number, bit: number): boolean {
+    return (this.found[slot]! & bit) !== 0;
+  }
+  add(slot: number, bit: number, weight: number): void {
+    const had = this.found[slot]!;
+    if (had === 0) this.touched.push(slot);
+    this.found[slot] = had | bit;
+    this.rank[slot]! += weight;
+  }
+}
+
+/** `keepBest` of slots, as their docs. */
+function keepBestSlots(memory: DatasetMemory, slots: readonly number[], keys: Float64Array, k: number): Best {
+  const kept = keepBest(slots, keys, k);
   return { docs: kept.items.map((slot) => memory.bySlot[slot]!), keys: kept.keys };
 }
 

@@ -298,10 +298,10 @@ export class Verdicts {
 /** A filter of a test on the whole doc: every doc it is asked of is read. */
 const wholeDocFilter = (test: (doc: MemoryDoc) => boolean): LabelFilter => ({ labels: [], price: null, rest: test, test });
 
-/** `column`, or a copy twice as long (at least `slot + 1`) when it cannot hold `slot`. */
-function holding<T extends Uint32Array | Float64Array>(column: T, slot: number): T {
+/** `column`, or a copy twice as long (at least `slot + 1` and `least`) when it cannot hold `slot`. */
+function holding<T extends Uint32Array | Float32Array | Float64Array>(column: T, slot: number, least = 64): T {
   if (slot < column.length) return column;
-  const grown = new (column.constructor as new (length: number) => T)(Math.max(64, column.length * 2, slot + 1));
+  const grown = new (column.constructor as new (length: number) => T)(Math.max(least, column.length * 2, slot + 1));
   grown.set(column);
   return grown;
 }
@@ -322,14 +322,14 @@ export class Postings {
   }
 
   push(slot: number, weight: number): void {
-    if (this.length === this.slots.length) this.grow();
+    this.grow();
     this.slots[this.length] = slot;
     this.weights[this.length++] = weight;
   }
 
   /** The entry put at `at`, the later ones moved up by one. */
   insert(at: number, slot: number, weight: number): void {
-    if (this.length === this.slots.length) this.grow();
+    this.grow();
     this.slots.copyWithin(at + 1, at, this.length);
     this.weights.copyWithin(at + 1, at, this.length);
     this.slots[at] = slot;
@@ -349,13 +349,10 @@ export class Postings {
     this.length = kept;
   }
 
+  /** Room for one more entry: both arrays doubled when full (most lists are short: at least 4). */
   private grow(): void {
-    const slots = new Uint32Array(Math.max(4, this.slots.length * 2));
-    const weights = new Float32Array(slots.length);
-    slots.set(this.slots);
-    weights.set(this.weights);
-    this.slots = slots;
-    this.weights = weights;
+    this.slots = holding(this.slots, this.length, 4);
+    this.weights = holding(this.weights, this.length, 4);
   }
 }
 
