@@ -10,7 +10,7 @@
 // holds the two equal): for words, how many of them a doc has times `cover`, plus each word's weight
 // in the doc (of the first of the word's lexemes it has); for tests, the summed weight of those met.
 // Ties go to the smaller item id, as the read model orders them.
-import { byItemId, hasLabel, keyWeight, termsInOrder, type AttributeTest, type DatasetMemory, type MemoryDoc, type Postings, type Verdicts, type WordLexemes } from './dataset.js';
+import { byItemId, keyWeight, termsInOrder, type AttributeTest, type DatasetMemory, type MemoryDoc, type Postings, type Verdicts, type WordLexemes } from './dataset.js';
 
 /** A leg's best docs in one dataset and their keys, in no particular order. */
 export interface Best {
@@ -179,8 +179,9 @@ export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly str
   const labelled = labelKeys.map((key) => memory.attributes.get(key) ?? []);
   const labelledCount = entries(labelled);
   if (!words.length || !labelledCount) return { docs: [], keys: [] };
-  const isLabelled = labelTest(labelKeys);
-  const tally = new WordTally(memory.bySlot.length);
+  const isLabelled = memory.labelledTest(labelKeys);
+  const { bySlot } = memory;
+  const tally = new WordTally(bySlot.length);
   // Word by word, so each doc's weights add up in the words' order, as WordQuery.key adds them.
   for (let w = 0; w < words.length; w++) {
     const bit = 1 << w;
@@ -191,17 +192,18 @@ export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly str
       for (const { slots, weights, length } of lists) {
         for (let i = 0; i < length; i++) {
           const slot = slots[i]!;
-          const doc = memory.bySlot[slot];
-          if (doc && !tally.has(slot, bit) && isLabelled(doc)) tally.add(slot, bit, weights[i]!);
+          // Compared with null, not tested for truth: that would read the doc's object.
+          if (bySlot[slot] !== null && !tally.has(slot, bit) && isLabelled(slot)) tally.add(slot, bit, weights[i]!);
         }
       }
     } else {
       // A common one (the family's own name, "jacket"): each labelled doc's own terms.
-      for (const docs of labelled) {
-        for (const doc of docs) {
-          if (!memory.isCurrent(doc) || tally.has(doc.slot, bit)) continue;
-          const weight = wordWeight(termsInOrder(doc), doc.weights, words[w]!);
-          if (weight >= 0) tally.add(doc.slot, bit, weight);
+      for (const key of labelKeys) {
+        for (const slot of memory.labelSlots(key)) {
+          const doc = bySlot[slot];
+          if (doc === null || tally.has(slot, bit)) continue;
+          const weight = wordWeight(termsInOrder(doc!), doc!.weights, words[w]!);
+          if (weight >= 0) tally.add(slot, bit, weight);
         }
       }
     }
@@ -210,19 +212,12 @@ export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly str
   return keepBestSlots(memory, accepted, Float64Array.from(accepted, (slot) => tally.rank[slot]!), k);
 }
 
-/** Whether a doc is listed under any of the label keys (`hasLabel`), families compared directly: asked once a posting. */
-function labelTest(labelKeys: readonly string[]): (doc: MemoryDoc) => boolean {
-  const families = new Set(labelKeys.filter((key) => key.startsWith('family:')).map((key) => key.slice('family:'.length)));
-  const others = labelKeys.filter((key) => !key.startsWith('family:'));
-  return (doc) => families.has(doc.family) || others.some((key) => hasLabel(doc, key));
-}
-
 /** The best `k` current docs passing `verdicts` that meet any of the tests, by the summed weight of those met (or more, as above). */
 export function bestByAttributes(memory: DatasetMemory, tests: readonly AttributeTest[], verdicts: Verdicts, k: number, plan = WALK_PLAN): Best {
   const lists = tests.map(({ keys }) => keys.map((key) => memory.attributes.get(key) ?? []));
   const total = entries(lists.flat());
   if (total === 0) return { docs: [], keys: [] };
-  if (total < plan.wholeBelow || lists.length > plan.maxStreams) return wholeByAttributes(memory, lists, tests, verdicts, k);
+  if (total < plan.wholeBelow || lists.length > plan.maxStreams) return wholeByAttributes(memory, tests, verdicts, k);
   const streams = lists.map(
     (labelled, t) =>
       new Stream(
@@ -230,16 +225,18 @@ export function bestByAttributes(memory: DatasetMemory, tests: readonly Attribut
         memory.holders,
       ),
   );
+  // Each key as a test of a slot, made once: a walk scores hundreds of docs.
+  const labelled = tests.map((test) => test.keys.map((key) => memory.labelledTest([key])));
   const walked = thresholdWalk(memory, streams, 0, k, verdicts, total, plan, (doc) => {
     let key = 0;
-    for (const test of tests) {
+    for (let t = 0; t < tests.length; t++) {
       let earned = 0;
-      for (let i = 0; i < test.keys.length; i++) if (hasLabel(doc, test.keys[i]!)) earned = Math.max(earned, keyWeight(test, i));
+      for (let i = 0; i < labelled[t]!.length; i++) if (labelled[t]![i]!(doc.slot)) earned = Math.max(earned, keyWeight(tests[t]!, i));
       key += earned;
     }
     return key;
   });
-  return walked ?? wholeByAttributes(memory, lists, tests, verdicts, k);
+  return walked ?? wholeByAttributes(memory, tests, verdicts, k);
 }
 
 const entries = (lists: ReadonlyArray<readonly MemoryDoc[]>): number => lists.reduce((sum, list) => sum + list.length, 0);
@@ -307,13 +304,6 @@ function keepBest<T>(items: readonly T[], keys: Float64Array, k: number): { item
   return kept;
 }
 
-/** `keepBest` of docs. */
-function best(docs: MemoryDoc[], keys: number[], k: number): Best {
-  if (docs.length <= k) return { docs, keys };
-  const kept = keepBest(docs, Float64Array.from(keys), k);
-  return { docs: kept.items, keys: kept.keys };
-}
-
 /** The `k`-th largest of the first `n` of `values` (k ≥ 1), in one pass through a min-heap of the k largest seen. */
 export function kthLargest(values: Float64Array, n: number, k: number): number {
   const heap = new Float64Array(k);
@@ -346,25 +336,28 @@ export function kthLargest(values: Float64Array, n: number, k: number): number {
   return heap[0]!;
 }
 
-/** Every doc of every test's lists read, each test counted once a doc. */
-function wholeByAttributes(memory: DatasetMemory, lists: ReadonlyArray<ReadonlyArray<readonly MemoryDoc[]>>, tests: readonly AttributeTest[], verdicts: Verdicts, k: number): Best {
+/** Every doc of every test's lists read, each test counted once a doc, judged by slot on the columns. */
+function wholeByAttributes(memory: DatasetMemory, tests: readonly AttributeTest[], verdicts: Verdicts, k: number): Best {
   const passed = new Uint8Array(memory.bySlot.length);
   const score = new Float64Array(memory.bySlot.length);
-  const docs: MemoryDoc[] = [];
-  lists.forEach((keyed, t) => {
+  const touched: number[] = [];
+  tests.forEach((test, t) => {
     const bit = 1 << t;
     // The keys that earn most first: a doc meeting several earns the first it meets.
-    const order = keyed.map((_, i) => i).sort((a, b) => keyWeight(tests[t]!, b) - keyWeight(tests[t]!, a));
+    const order = test.keys.map((_, i) => i).sort((a, b) => keyWeight(test, b) - keyWeight(test, a));
     for (const i of order) {
-      for (const doc of keyed[i]!) {
-        if (passed[doc.slot]! & bit || !memory.isCurrent(doc) || !verdicts.accepts(doc)) continue;
-        if (passed[doc.slot] === 0) docs.push(doc);
-        passed[doc.slot]! |= bit;
-        score[doc.slot]! += keyWeight(tests[t]!, i);
+      const weight = keyWeight(test, i);
+      for (const slot of memory.labelSlots(test.keys[i]!)) {
+        if (passed[slot]! & bit || !verdicts.acceptsSlot(slot)) continue;
+        if (passed[slot] === 0) touched.push(slot);
+        passed[slot]! |= bit;
+        score[slot]! += weight;
       }
     }
   });
-  return best(docs, docs.map((doc) => score[doc.slot]!), k);
+  const keys = new Float64Array(touched.length);
+  for (let i = 0; i < touched.length; i++) keys[i] = score[touched[i]!]!;
+  return keepBestSlots(memory, touched, keys, k);
 }
 
 function popcount(n: number): number {

@@ -385,6 +385,14 @@ export class DatasetMemory {
    * (`inIdOrder`), likewise.
    */
   readonly attributes = new Map<string, MemoryDoc[]>();
+  /**
+   * A label list's slots, by its key, made when a whole read first asks and again once the list
+   * has grown (a list only grows, or is replaced at compaction, which drops these): a whole read
+   * judges every entry on the columns (Verdicts.acceptsSlot), where reading each doc's object for
+   * its slot is a cache miss an entry at 100,000 items. In no particular order.
+   */
+  private readonly listSlots = new Map<string, { list: readonly MemoryDoc[]; slots: Uint32Array }>();
+  private listSlotBytes = 0;
   /** The postings and attribute lists in walk order. Sorted when first read, not at load: most lists are never read. */
   private readonly ordered = new WeakSet<object>();
   /** Name key → docs answering to it (an entry is current only while its slot holds that doc). */
@@ -419,6 +427,46 @@ export class DatasetMemory {
       this.ordered.add(list);
     }
     return list;
+  }
+
+  /** The slots of the docs listed under a label key (`attributes`), in no particular order: every entry's slot holds its doc until compaction. */
+  labelSlots(key: string): Uint32Array {
+    const list = this.attributes.get(key);
+    if (!list) return EMPTY_SLOTS;
+    let held = this.listSlots.get(key);
+    if (held === undefined || held.list !== list || held.slots.length !== list.length) {
+      this.listSlotBytes -= held?.slots.byteLength ?? 0;
+      held = { list, slots: Uint32Array.from(list, (doc) => doc.slot) };
+      this.listSlots.set(key, held);
+      this.listSlotBytes += held.slots.byteLength;
+    }
+    return held.slots;
+  }
+
+  /**
+   * Whether the doc at a slot is listed under any of `labelKeys` (`hasLabel`): the single-valued
+   * labels (family, slot, pattern, a colour family) read from the columns, the rest from the doc.
+   * Asked only of a slot holding a doc.
+   */
+  labelledTest(labelKeys: readonly string[]): (slot: number) => boolean {
+    const onColumns: Array<{ column: Uint32Array; passing: Uint8Array }> = [];
+    const onDoc: string[] = [];
+    for (const key of labelKeys) {
+      const colon = key.indexOf(':');
+      const field = COLUMN_OF_LABEL.get(key.slice(0, colon));
+      const code = field ? labelCodes.get(key.slice(colon + 1)) : undefined;
+      // A colour sold is listed under its colour too, not only a colour family: the doc tells.
+      if (!field || field === 'colorFamily') onDoc.push(key);
+      if (!field || code === undefined) continue;
+      let test = onColumns.find((t) => t.column === this.columns[field]);
+      if (!test) onColumns.push((test = { column: this.columns[field], passing: new Uint8Array(labelCodes.size + 1) }));
+      test.passing[code] = 1;
+    }
+    const { bySlot } = this;
+    return (slot) => {
+      for (const { column, passing } of onColumns) if (passing[column[slot]!] === 1) return true;
+      return onDoc.length > 0 && onDoc.some((key) => hasLabel(bySlot[slot]!, key));
+    };
   }
 
   /** One of its label lists, put in item id order if not yet. */
@@ -602,6 +650,8 @@ export class DatasetMemory {
   }
 
   private compact(): void {
+    this.listSlots.clear();
+    this.listSlotBytes = 0;
     for (const lists of [this.attributes, this.names]) {
       for (const [key, list] of lists) {
         const current = list.filter((doc) => this.isCurrent(doc));
@@ -636,7 +686,7 @@ export class DatasetMemory {
    * them against the process's growth): the docs, their postings, the columns and the graph.
    */
   memoryBytes(): number {
-    return this.ownBytes + this.entries * POSTING_BYTES + this.bySlot.length * COLUMN_BYTES + this.live.size * LIVE_COUNT_BYTES + (this.vectors?.memoryBytes() ?? 0);
+    return this.ownBytes + this.entries * POSTING_BYTES + this.bySlot.length * COLUMN_BYTES + this.listSlotBytes + this.live.size * LIVE_COUNT_BYTES + (this.vectors?.memoryBytes() ?? 0);
   }
 }
 
@@ -720,6 +770,16 @@ function attributeKeys(doc: MemoryDoc): Set<string> {
     ...doc.featureKeys.map((key) => `feature:${key}`),
   ]);
 }
+
+const EMPTY_SLOTS = new Uint32Array(0);
+
+/** The column holding a label key's kind, where it has one value a doc. */
+const COLUMN_OF_LABEL: ReadonlyMap<string, LabelField> = new Map([
+  ['family', 'family'],
+  ['slot', 'slotName'],
+  ['pattern', 'pattern'],
+  ['color', 'colorFamily'],
+]);
 
 /** Whether the doc is listed under a label key (`attributeKeys`), read from the doc itself. */
 export function hasLabel(doc: MemoryDoc, label: string): boolean {
