@@ -58,6 +58,8 @@ export const SEARCH_MEMORY_READ_MODELS = ['datasets'] as const;
 const TOMBSTONES_BEFORE_RELOAD = 1000;
 /** Changes applied since its copy was saved or read after which a dataset's copy is saved again: this many, or a tenth of its items if more. */
 const CHANGES_BEFORE_SAVE = 500;
+/** Scopes remembered for `lastScope` (their keys at most 1,000 characters, their datasets at most 100): a few MB at most. */
+const SCOPES_KEPT = 1000;
 
 interface Entry {
   datasetId: string;
@@ -116,6 +118,8 @@ export class SearchMemory {
   /** Counted since the process started, for `report`. */
   readonly #counts = { restored: 0, built: 0, evicted: 0, evictedSoonAfterLoad: 0 };
   private readonly datasets = new Map<string, Entry>();
+  /** Each scope's datasets as last resolved (`lastScope`), the least recently resolved first. */
+  private readonly scopes = new Map<string, readonly string[]>();
   private following: Promise<void> | null = null;
   private readonly reloading = new Set<string>();
   /** Copies on their way to the object store, by dataset (one at a time each); close() waits for them. */
@@ -353,6 +357,44 @@ export class SearchMemory {
       })
       .finally(() => (this.following = null));
     return this.following;
+  }
+
+  /**
+   * The datasets a scope (`key`: an organization's request, as `searchCatalogue` names it) last
+   * resolved to, when each is loaded here and the organization's own; else null. A search
+   * retrieves from them while its scope is read, and keeps that only when the scope turns out
+   * the same and the memories had caught up with the head it read (`reached`).
+   */
+  lastScope(key: string, organizationId: string): readonly string[] | null {
+    const ids = this.scopes.get(key);
+    if (!ids) return null;
+    for (const id of ids) {
+      const entry = this.datasets.get(id);
+      if (!entry || !this.holds(entry) || entry.organizationId !== organizationId) return null;
+    }
+    return ids;
+  }
+
+  /** What a scope resolved to, for the next search of the same (`lastScope`); the oldest forgotten past SCOPES_KEPT. */
+  rememberScope(key: string, datasetIds: readonly string[]): void {
+    this.scopes.delete(key);
+    if (this.scopes.size >= SCOPES_KEPT) this.scopes.delete(this.scopes.keys().next().value!);
+    this.scopes.set(key, datasetIds);
+  }
+
+  /**
+   * The change up to which every one of `memories` (of `datasetIds`, as `ready` gave them) holds
+   * its dataset, read when a search has just used them; null when one is no longer its dataset's
+   * memory here (dropped or rebuilt since).
+   */
+  reached(datasetIds: readonly string[], memories: readonly DatasetMemory[]): bigint | null {
+    let lowest: bigint | null = null;
+    for (let i = 0; i < datasetIds.length; i++) {
+      const entry = this.datasets.get(datasetIds[i]!);
+      if (!entry || !this.holds(entry) || entry.memory !== memories[i]) return null;
+      if (lowest === null || entry.cursor < lowest) lowest = entry.cursor;
+    }
+    return lowest;
   }
 
   private holds(entry: Entry): boolean {

@@ -307,6 +307,17 @@ t.test('scope: datasetIds, else the store, else every active dataset; only activ
   t.notOk(skus(await search({ query: 'red dress' })).includes('OUT-DRESS'), 'items of an archived dataset are not searchable');
 });
 
+t.test('a dataset activated since the same search last ran is searched by it at once', async (t) => {
+  const { dataset, settled, search } = await setUp(t);
+  const main = await dataset('Main', 'https://main.example.com', [CATALOGUE[0]!]);
+  t.same(skus(await settled({ query: 'red dress' }, 1)), ['DRESS-RED-MIDI']);
+  await dataset('Outlet', 'https://outlet.example.com', [CATALOGUE[1]!]);
+  // A search of the first dataset alone catches its memory up with the read model, the new
+  // dataset's items included: only the scope read tells that there are two datasets now.
+  t.same(skus(await settled({ query: 'red dress', datasetIds: [main] }, 1)), ['DRESS-RED-MIDI']);
+  t.same(skus(await search({ query: 'red dress' })).sort(), ['DRESS-RED-MAXI', 'DRESS-RED-MIDI'], 'both datasets searched');
+});
+
 t.test('bad queries, limits and filters are refused with 422 and a message', async (t) => {
   const { search } = await setUp(t);
   const cases: Array<[string, object, RegExp]> = [

@@ -74,16 +74,41 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const filters = request.filters ?? {};
   const fusion = deps.fusion ?? 'blend';
 
-  const { datasets, head } = await resolveScope(deps.db, request);
+  const scoping = resolveScope(deps.db, request);
   const understood = understandQuery(request.query);
+  const intent = rankingIntent(understood);
+  // While the scope is read (a round trip to the database), retrieval runs on the datasets the
+  // same scope had last time; kept only if the scope is the same and every memory had caught up
+  // with the head it read, else retrieved again as usual. One shopper's search then costs the
+  // larger of the two, not their sum; a wasted guess costs a retrieval (docs/performance.md).
+  const key = scopeKey(request);
+  const guess = key.length <= SCOPE_KEY_CHARS ? deps.memory.lastScope(key, request.organizationId) : null;
+  const early = guess ? retrieve(deps, { datasetIds: [...guess], head: null, country }, request.query, filters, understood, intent).catch(() => null) : null;
+  const { datasets, head } = await scoping;
   const market = { country, fallbackCurrency: datasets[0]?.currency ?? 'CAD' };
   if (!datasets.length) return answer(deps, [], { offers: new Map(), sources: [] }, new Map(), market);
 
-  const intent = rankingIntent(understood);
-  const found = await retrieve(deps, { datasetIds: datasets.map((d) => d.datasetId), head, country }, request.query, filters, understood, intent);
+  const datasetIds = datasets.map((d) => d.datasetId);
+  if (key.length <= SCOPE_KEY_CHARS) deps.memory.rememberScope(key, datasetIds);
+  const guessed = early && (await early);
+  const found =
+    guessed && sameIds(guess!, datasetIds) && (head === null || (guessed.reached !== null && guessed.reached >= head))
+      ? guessed
+      : await retrieve(deps, { datasetIds, head, country }, request.query, filters, understood, intent);
   const relevant = found.signals.filter((signal) => isRelevant(intent, signal, found.bestSimilarity));
   const byRelevance = rank(intent, relevant, fusion);
   const priced = await priceInMarket(deps, byRelevance, { ...found, signals: relevant }, { country, limit: request.limit, filters, understood });
   const ranked = withAvailability(byRelevance, new Map(priced.kept.map((kept) => [kept.itemId, kept.available]))).slice(0, request.limit);
   return answer(deps, ranked, priced, found.docOf, market);
 }
+
+/** A scope named by more (dozens of dataset ids) is read before retrieving, not remembered: the memory of scopes stays small. */
+const SCOPE_KEY_CHARS = 1000;
+
+/** What decides a search's scope besides the database: the organization and the request's datasets or store. */
+function scopeKey(request: SearchRequest): string {
+  const scope = request.datasetIds?.length ? `ids ${request.datasetIds.join(' ')}` : request.store && (request.store.origin || request.store.shop) ? `store ${request.store.origin ?? ''} ${request.store.shop ?? ''}` : 'all';
+  return `${request.organizationId} ${scope}`;
+}
+
+const sameIds = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);

@@ -36,6 +36,8 @@ export interface Retrieved {
   bestSimilarity: number;
   /** The scope's sources with their markets, when a price bound had them read: pricing need not read them again. */
   pricingSources?: ReadonlyMap<string, PricingSource>;
+  /** The change up to which every memory searched held its dataset then (`SearchMemory.reached`). */
+  reached: bigint | null;
 }
 
 export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; head: bigint | null; country?: string | null }, query: string, filters: SearchFilters, understood: UnderstoodQuery, intent: RankingIntent): Promise<Retrieved> {
@@ -116,6 +118,8 @@ export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; 
     };
   });
   return {
+    // Read now, with nothing awaited since the legs ran: the memories as they searched.
+    reached: deps.memory.reached(datasetIds, memories),
     signals,
     docOf: new Map([...legs.keys()].map((doc) => [doc.itemId, doc])),
     named,
