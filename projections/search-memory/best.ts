@@ -169,12 +169,22 @@ export function bestByWords(memory: DatasetMemory, query: WordQuery, cover: numb
 
 /**
  * The current docs listed under any of `labelKeys` that pass `verdicts` and hold any of the
- * words, keyed by the words' summed weight: each labelled doc's own terms read, not the words'
- * postings. For the near families' traits (search's `traits` leg): a family's own name ("jacket")
- * is a trait of it for its near families, and its postings are mostly the family's own docs,
- * which the leg would read only to refuse; the near families' docs are fewer.
+ * words, keyed by the words' summed weight. For the near families' traits (search's `traits`
+ * leg). A word's postings are read, each entry's labels tested on the columns, unless they are
+ * more than POSTINGS_PER_LABELLED times the labelled docs: then each labelled doc's own terms are
+ * read instead. A family's own name ("jacket") is a trait of it for its near families, and its
+ * postings may be mostly the family's own docs, which the leg would read only to refuse.
  */
-export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly string[], query: WordQuery, verdicts: Verdicts, k = Infinity): Best {
+/**
+ * A posting costs a few reads of typed arrays; a labelled doc's terms a read of its object and a
+ * search in its terms. Counted on the search bench's trait queries at 100,000 items ("red
+ * jacket", "joggers", "hoodie"), the traits leg took 0.9 to 1.2 ms a search reading postings only
+ * up to the labelled docs' number, 0.46 at four times, 0.21 to 0.30 at eight, and no less at 16 or
+ * more (docs/performance.md).
+ */
+const POSTINGS_PER_LABELLED = 8;
+
+export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly string[], query: WordQuery, verdicts: Verdicts, k = Infinity, postingsPerLabelled = POSTINGS_PER_LABELLED): Best {
   const { words } = query;
   const labelled = labelKeys.map((key) => memory.attributes.get(key) ?? []);
   const labelledCount = entries(labelled);
@@ -186,9 +196,9 @@ export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly str
   for (let w = 0; w < words.length; w++) {
     const bit = 1 << w;
     const lists = words[w]!.flatMap((lexeme) => memory.postings.get(lexeme) ?? []);
-    if (lists.reduce((sum, list) => sum + list.length, 0) <= labelledCount) {
-      // A rare word ("quilted", "drawstring"): its postings, kept to the labelled docs. Its lexemes
-      // in order, so the first of them a doc holds is the one that counts.
+    if (lists.reduce((sum, list) => sum + list.length, 0) <= labelledCount * postingsPerLabelled) {
+      // Its postings, kept to the labelled docs. Its lexemes in order, so the first of them a doc
+      // holds is the one that counts.
       for (const { slots, weights, length } of lists) {
         for (let i = 0; i < length; i++) {
           const slot = slots[i]!;
@@ -197,7 +207,7 @@ export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly str
         }
       }
     } else {
-      // A common one (the family's own name, "jacket"): each labelled doc's own terms.
+      // A word far more common than the labelled docs: each labelled doc's own terms.
       for (const key of labelKeys) {
         for (const slot of memory.labelSlots(key)) {
           const doc = bySlot[slot];

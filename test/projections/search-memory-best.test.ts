@@ -200,8 +200,9 @@ t.test('given changing datasets, when a leg asks for its best docs, then the thr
 
 t.test('given changing datasets, when the near families\' docs with a trait are asked, then each current labelled doc holding a word is found with its words\' weight', async (t) => {
   let byPostings = 0;
+  let byTerms = 0;
   fc.assert(
-    fc.property(fc.array(change, { minLength: 1, maxLength: 120 }), words, fc.subarray(FAMILIES.map((f) => `family:${f}`), { minLength: 1 }), fc.integer({ min: 1, max: 45 }), fc.integer({ min: 0, max: 3 }), (changes, query, labels, k, refuse) => {
+    fc.property(fc.array(change, { minLength: 1, maxLength: 120 }), words, fc.subarray(FAMILIES.map((f) => `family:${f}`), { minLength: 1 }), fc.integer({ min: 1, max: 45 }), fc.integer({ min: 0, max: 3 }), fc.constantFrom(0, 1, 8), (changes, query, labels, k, refuse, perLabelled) => {
       const memory = new DatasetMemory();
       const accept = (doc: MemoryDoc) => refuse === 0 || Number.parseInt(doc.itemId.slice(-2), 16) % 4 !== refuse;
       const check = () => {
@@ -212,16 +213,17 @@ t.test('given changing datasets, when the near families\' docs with a trait are 
           expected.docs.push(doc);
           expected.keys.push(wordQuery.key(doc, 0));
         }
-        // A word whose postings are fewer than the labelled docs is read from them.
+        // A word is read from its postings up to `perLabelled` times the labelled docs, else from the labelled docs' terms.
         const labelled = labels.reduce((sum, key) => sum + (memory.attributes.get(key) ?? []).length, 0);
-        if (query.some((lexemes) => lexemes.reduce((sum, lexeme) => sum + (memory.postings.get(lexeme)?.length ?? 0), 0) <= labelled)) byPostings++;
-        return JSON.stringify(ranked(labelledWithWords(memory, labels, wordQuery, memory.verdicts(accept), k), k)) === JSON.stringify(ranked(expected, k));
+        if (query.some((lexemes) => lexemes.reduce((sum, lexeme) => sum + (memory.postings.get(lexeme)?.length ?? 0), 0) <= labelled * perLabelled)) byPostings++;
+        else byTerms++;
+        return JSON.stringify(ranked(labelledWithWords(memory, labels, wordQuery, memory.verdicts(accept), k, perLabelled), k)) === JSON.stringify(ranked(expected, k));
       };
       return replay(memory, changes, check);
     }),
     { numRuns: 400 },
   );
-  t.ok(byPostings > 0, `${byPostings} searches read a word from its postings`);
+  t.ok(byPostings > 0 && byTerms > 0, `${byPostings} searches read a word from its postings, ${byTerms} from the labelled docs' terms`);
 });
 
 t.test('given a doc with two middling words read after one with a single strong word, then the walk goes on past the tie to the smaller id', async (t) => {
