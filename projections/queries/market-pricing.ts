@@ -4,7 +4,7 @@
 // sent as one array parameter.
 import { sql, type Kysely } from 'kysely';
 import type { ListingVariant } from '../../domain/catalogue/product-input.js';
-import { marketForCountry, normaliseCountry, priceForMarket, type MarketPriceRow, type MarketVariantPrice, type PricedProduct, type PricingSource } from '../../domain/pricing/index.js';
+import { marketForCountry, normaliseCountry, priceForMarket, type MarketPriceRow, type MarketRead, type MarketVariantPrice, type PricedProduct, type PricingSource } from '../../domain/pricing/index.js';
 import { resolveDefaultMarket, type Market } from '../../domain/source/markets.js';
 import { iso, isUuid, json } from './rows.js';
 
@@ -33,21 +33,37 @@ export interface PricingOptions {
 }
 
 async function loadSources(db: Kysely<any>, sourceIds: string[]): Promise<Map<string, PricingSource>> {
-  const sources = new Map<string, PricingSource>();
-  if (!sourceIds.length) return sources;
+  if (!sourceIds.length) return new Map();
   const rows = await db
     .selectFrom('data_sources as s')
     .leftJoin('source_markets as m', 'm.source_id', 's.source_id')
     .select(['s.source_id', 's.markets', 's.default_market', 'm.handle', 'm.status', 'm.read_at'])
     .where('s.source_id', 'in', sourceIds)
     .execute();
+  return pricingSourcesOf(rows as SourceMarketRow[]);
+}
+
+/** A source with one of its markets' last read (none: `handle` null), as `data_sources` left joined with `source_markets` gives it. */
+export interface SourceMarketRow {
+  source_id: string;
+  markets: unknown;
+  default_market: string | null;
+  handle: string | null;
+  status: MarketRead['status'] | null;
+  read_at: Date | string | null;
+}
+
+/** The sources of those rows, as pricing reads them, by source id. */
+export function pricingSourcesOf(rows: readonly SourceMarketRow[]): Map<string, PricingSource> {
+  const sources = new Map<string, PricingSource>();
   for (const row of rows) {
     let source = sources.get(row.source_id);
     if (!source) {
       source = { markets: row.markets === null ? [] : json<Market[]>(row.markets), defaultMarket: row.default_market ?? null, reads: {} };
       sources.set(row.source_id, source);
     }
-    if (row.handle !== null) source.reads[row.handle] = { status: row.status, readAt: iso(row.read_at) };
+    // A market read has all three (its columns are not null).
+    if (row.handle !== null) source.reads[row.handle] = { status: row.status!, readAt: iso(row.read_at!) };
   }
   return sources;
 }

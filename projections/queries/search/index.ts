@@ -1,5 +1,7 @@
 // Shopper search (document 3 §3), top to bottom, one file per stage:
-//   1. scope.ts       which datasets, their default currency, the read model's head;
+//   1. scope.ts       which datasets, their default currency, their sources' markets, the read
+//                     model's head (one round trip; retrieval starts on the scope's last datasets
+//                     meanwhile, kept if the scope is the same and the memories were caught up);
 //   2. understand     the shopper's words onto the taxonomy (domain/search/understand.ts);
 //   3. retrieve.ts    five bounded legs over the search memory (text, boost, attributes, traits, vector),
 //                     held to the filters of the request and the words (filter.ts);
@@ -18,6 +20,7 @@ import { isRelevant, rank, rankingIntent, withAvailability, type Fusion } from '
 import type { Embedder } from '../../../infra/models/port.js';
 import type { SearchMemory } from '../../search-memory.js';
 import { answer } from './answer.js';
+import { hasPriceBound } from './filter.js';
 import { priceInMarket } from './price.js';
 import { retrieve } from './retrieve.js';
 import { resolveScope } from './scope.js';
@@ -82,9 +85,10 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   // with the head it read, else retrieved again as usual. One shopper's search then costs the
   // larger of the two, not their sum; a wasted guess costs a retrieval (docs/performance.md).
   const key = scopeKey(request);
-  const guess = key.length <= SCOPE_KEY_CHARS ? deps.memory.lastScope(key, request.organizationId) : null;
+  // Not with a price bound: the bound's retrieval reads the datasets' sources, which the scope brings.
+  const guess = key.length <= SCOPE_KEY_CHARS && !hasPriceBound(filters, understood) ? deps.memory.lastScope(key, request.organizationId) : null;
   const early = guess ? retrieve(deps, { datasetIds: [...guess], head: null, country }, request.query, filters, understood, intent).catch(() => null) : null;
-  const { datasets, head } = await scoping;
+  const { datasets, head, sources } = await scoping;
   const market = { country, fallbackCurrency: datasets[0]?.currency ?? 'CAD' };
   if (!datasets.length) return answer(deps, [], { offers: new Map(), sources: [] }, new Map(), market);
 
@@ -94,10 +98,11 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const found =
     guessed && sameIds(guess!, datasetIds) && (head === null || (guessed.reached !== null && guessed.reached >= head))
       ? guessed
-      : await retrieve(deps, { datasetIds, head, country }, request.query, filters, understood, intent);
+      : await retrieve(deps, { datasetIds, head, country, pricingSources: sources }, request.query, filters, understood, intent);
   const relevant = found.signals.filter((signal) => isRelevant(intent, signal, found.bestSimilarity));
   const byRelevance = rank(intent, relevant, fusion);
-  const priced = await priceInMarket(deps, byRelevance, { ...found, signals: relevant }, { country, limit: request.limit, filters, understood });
+  // The sources as the scope read them: pricing reads no sources of its own.
+  const priced = await priceInMarket(deps, byRelevance, { ...found, signals: relevant, pricingSources: sources }, { country, limit: request.limit, filters, understood });
   const ranked = withAvailability(byRelevance, new Map(priced.kept.map((kept) => [kept.itemId, kept.available]))).slice(0, request.limit);
   return answer(deps, ranked, priced, found.docOf, market);
 }

@@ -40,15 +40,24 @@ export interface Retrieved {
   reached: bigint | null;
 }
 
-export async function retrieve(deps: SearchDeps, scope: { datasetIds: string[]; head: bigint | null; country?: string | null }, query: string, filters: SearchFilters, understood: UnderstoodQuery, intent: RankingIntent): Promise<Retrieved> {
+export interface RetrievalScope {
+  datasetIds: string[];
+  head: bigint | null;
+  country?: string | null;
+  /** The datasets' sources, when read with the scope: a price bound then needs no read of its own. */
+  pricingSources?: ReadonlyMap<string, PricingSource>;
+}
+
+export async function retrieve(deps: SearchDeps, scope: RetrievalScope, query: string, filters: SearchFilters, understood: UnderstoodQuery, intent: RankingIntent): Promise<Retrieved> {
   const { datasetIds, head } = scope;
+  const priceBound = hasPriceBound(filters, understood);
   const [memories, stemmed, queryVector, pricingSources] = await Promise.all([
     deps.memory.ready(datasetIds, head),
     // Each occasion phrase a list of its own: "tank top" is one thing suited to yoga, not two.
     stems(deps.db, [understood.terms, intent.traits, ...understood.boosts.map((phrase) => [phrase])]),
     embedQuery(deps, vectorText(query, understood)),
     // Only with a price bound asked: the bound is judged while retrieving where it can be.
-    hasPriceBound(filters, understood) ? datasetPricingSourcesById(deps.db, datasetIds) : undefined,
+    priceBound ? (scope.pricingSources ?? datasetPricingSourcesById(deps.db, datasetIds)) : undefined,
   ]);
   const country = scope.country ?? null;
   // Which docs the shopper pays the stored price for: an upload's, or a source's whose markets leave the shopper on its default.
