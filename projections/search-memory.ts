@@ -190,28 +190,26 @@ export class SearchMemory {
     // several times that share: searched as deep as one graph is, seven datasets cost 1.5 to 1.8 ms
     // a query at 100,000 items, at k 0.8 ms (docs/performance.md).
     const depth = memories.length > 1 ? k : undefined;
-    const lists: Array<Array<VectorMatch & { doc: MemoryDoc }>> = [];
+    const lists: Array<{ memory: DatasetMemory; matches: VectorMatch[] }> = [];
     for (const memory of memories) {
       if (!memory.vectors || memory.vectors.dimensions !== query.length) continue;
-      const list: Array<VectorMatch & { doc: MemoryDoc }> = [];
-      for (const { key, similarity } of memory.vectors.nearest(query, k, depth)) {
-        const doc = memory.docs.get(key);
-        if (doc) list.push({ key, similarity, doc });
-      }
-      if (list.length) lists.push(list);
+      const matches = memory.vectors.nearest(query, k, depth);
+      if (matches.length) lists.push({ memory, matches });
     }
-    if (lists.length <= 1) return lists[0]?.slice(0, k) ?? [];
-    // Each dataset's list comes best first: merged by taking the best head k times (a tie goes to
-    // the dataset listed first), not by sorting them all together.
+    // Each dataset's list comes best first: merged by taking the best head until k are found (a
+    // tie goes to the dataset listed first), not by sorting them all together, and only what is
+    // taken is looked up (a match whose item left meanwhile is passed over).
     const at = new Array<number>(lists.length).fill(0);
     const merged: Array<VectorMatch & { doc: MemoryDoc }> = [];
     while (merged.length < k) {
       let best = -1;
       for (let i = 0; i < lists.length; i++) {
-        if (at[i]! < lists[i]!.length && (best < 0 || lists[i]![at[i]!]!.similarity > lists[best]![at[best]!]!.similarity)) best = i;
+        if (at[i]! < lists[i]!.matches.length && (best < 0 || lists[i]!.matches[at[i]!]!.similarity > lists[best]!.matches[at[best]!]!.similarity)) best = i;
       }
       if (best < 0) break;
-      merged.push(lists[best]![at[best]!++]!);
+      const { key, similarity } = lists[best]!.matches[at[best]!++]!;
+      const doc = lists[best]!.memory.docs.get(key);
+      if (doc) merged.push({ key, similarity, doc });
     }
     return merged;
   }

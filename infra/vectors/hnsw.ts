@@ -182,8 +182,10 @@ function wrap(options: HnswOptions, connectivity: number, index: InstanceType<ty
       for (;;) {
         const found = index.search(query, asked, 1);
         const matches: VectorMatch[] = [];
+        // Read as 32-bit halves: each element of a BigUint64Array read is a BigInt made on the heap.
+        const halves = new Uint32Array(found.keys.buffer, found.keys.byteOffset, found.keys.length * 2);
         for (let i = 0; i < found.keys.length && matches.length < k; i++) {
-          const key = keys[Number(found.keys[i]!)];
+          const key = keys[halves[2 * i + 1] === 0 ? halves[2 * i]! : Number(found.keys[i]!)];
           // Cosine distance is 1 - similarity.
           if (key !== undefined) matches.push({ key, similarity: 1 - found.distances[i]! });
         }
