@@ -28,17 +28,18 @@ export interface PricingOptions {
    * read (no rows at all for null). Left out: every market's rows.
    */
   country?: string | null;
-  /** The candidates' sources, already read (the scope's: `datasetPricingSourcesById`); read here when not given. */
+  /** The candidates' sources, already read (a search's, with its scope: search/scope.ts); read here when not given. */
   sources?: ReadonlyMap<string, PricingSource>;
 }
 
-async function loadSources(db: Kysely<any>, sourceIds: string[]): Promise<Map<string, PricingSource>> {
-  if (!sourceIds.length) return new Map();
+/** The sources with these ids (`source_id`), or of these datasets (`dataset_id`), with their markets' last reads. */
+async function loadSources(db: Kysely<any>, by: 's.source_id' | 's.dataset_id', ids: readonly string[]): Promise<Map<string, PricingSource>> {
+  if (!ids.length) return new Map();
   const rows = await db
     .selectFrom('data_sources as s')
     .leftJoin('source_markets as m', 'm.source_id', 's.source_id')
     .select(['s.source_id', 's.markets', 's.default_market', 'm.handle', 'm.status', 'm.read_at'])
-    .where('s.source_id', 'in', sourceIds)
+    .where(by, 'in', ids)
     .execute();
   return pricingSourcesOf(rows as SourceMarketRow[]);
 }
@@ -87,7 +88,7 @@ export async function loadPricingContext(db: Kysely<any>, items: readonly Pricin
   const sourceIds = [...new Set(known.flatMap((item) => (item.sourceId && isUuid(item.sourceId) ? [item.sourceId] : [])))];
   const lackingQueuedAt = known.filter((item) => item.queuedAt === undefined).map((item) => item.itemId);
   const [sources, queuedAt] = await Promise.all([
-    options.sources ?? loadSources(db, sourceIds),
+    options.sources ?? loadSources(db, 's.source_id', sourceIds),
     lackingQueuedAt.length
       ? db.selectFrom('catalogue_items').select(['item_id', 'queued_at']).where(sql<boolean>`item_id = any(${lackingQueuedAt}::uuid[])`).execute()
       : Promise.resolve([]),
@@ -129,15 +130,7 @@ export async function loadPricingContext(db: Kysely<any>, items: readonly Pricin
 
 /** The sources feeding these datasets, as pricing reads them (the shopper's currency is their market's for the country). */
 export async function datasetPricingSources(db: Kysely<any>, datasetIds: readonly string[]): Promise<PricingSource[]> {
-  return [...(await datasetPricingSourcesById(db, datasetIds)).values()];
-}
-
-/** The same by source id. */
-export async function datasetPricingSourcesById(db: Kysely<any>, datasetIds: readonly string[]): Promise<Map<string, PricingSource>> {
-  const ids = datasetIds.filter(isUuid);
-  if (!ids.length) return new Map();
-  const rows = await db.selectFrom('data_sources').select('source_id').where('dataset_id', 'in', ids).execute();
-  return loadSources(db, rows.map((row) => String(row.source_id)));
+  return [...(await loadSources(db, 's.dataset_id', datasetIds.filter(isUuid))).values()];
 }
 
 /** A stored listing priced for the shopper's country with the context loaded above (none: the stored prices). */

@@ -221,6 +221,15 @@ interface PriceColumns {
  * patterns, fits, genders, age groups), so the table stays small.
  */
 const labelCodes = new Map<string, number>();
+/** Which codes are among `values` (1 by code): a column's test. A value no doc has has no code, and passes none. */
+const passingCodes = (values: Iterable<string>): Uint8Array => {
+  const codes = new Uint8Array(labelCodes.size + 1);
+  for (const value of values) {
+    const code = labelCodes.get(value);
+    if (code !== undefined) codes[code] = 1;
+  }
+  return codes;
+};
 /** Each code's value, by code (ISO currencies share the table: a closed set too). */
 const labelValues: string[] = [''];
 const labelCode = (value: string | null): number => {
@@ -258,14 +267,7 @@ export class Verdicts {
     this.paysStored = new Uint8Array(filter.price ? priced.sourceIds.length : 0);
     this.known = new Uint8Array(bySlot.length);
     this.columns = filter.labels.map(({ field }) => columns[field]);
-    this.passing = filter.labels.map(({ values }) => {
-      const codes = new Uint8Array(labelCodes.size + 1);
-      for (const value of values) {
-        const code = labelCodes.get(value);
-        if (code !== undefined) codes[code] = 1;
-      }
-      return codes;
-    });
+    this.passing = filter.labels.map(({ values }) => passingCodes(values));
     for (const doc of admitted) if (bySlot[doc.slot] === doc) this.known[doc.slot] = 1;
   }
   accepts(doc: MemoryDoc): boolean {
@@ -449,19 +451,16 @@ export class DatasetMemory {
    * Asked only of a slot holding a doc.
    */
   labelledTest(labelKeys: readonly string[]): (slot: number) => boolean {
-    const onColumns: Array<{ column: Uint32Array; passing: Uint8Array }> = [];
+    const valuesOf = new Map<LabelField, string[]>();
     const onDoc: string[] = [];
     for (const key of labelKeys) {
       const colon = key.indexOf(':');
       const field = COLUMN_OF_LABEL.get(key.slice(0, colon));
-      const code = field ? labelCodes.get(key.slice(colon + 1)) : undefined;
       // A colour sold is listed under its colour too, not only a colour family: the doc tells.
       if (!field || field === 'colorFamily') onDoc.push(key);
-      if (!field || code === undefined) continue;
-      let test = onColumns.find((t) => t.column === this.columns[field]);
-      if (!test) onColumns.push((test = { column: this.columns[field], passing: new Uint8Array(labelCodes.size + 1) }));
-      test.passing[code] = 1;
+      if (field) valuesOf.set(field, [...(valuesOf.get(field) ?? []), key.slice(colon + 1)]);
     }
+    const onColumns = [...valuesOf].map(([field, values]) => ({ column: this.columns[field], passing: passingCodes(values) }));
     const { bySlot } = this;
     return (slot) => {
       for (const { column, passing } of onColumns) if (passing[column[slot]!] === 1) return true;

@@ -85,15 +85,16 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   // with the head it read, else retrieved again as usual. One shopper's search then costs the
   // larger of the two, not their sum; a wasted guess costs a retrieval (docs/performance.md).
   const key = scopeKey(request);
+  const remembered = key.length <= SCOPE_KEY_CHARS;
   // Not with a price bound: the bound's retrieval reads the datasets' sources, which the scope brings.
-  const guess = key.length <= SCOPE_KEY_CHARS && !hasPriceBound(filters, understood) ? deps.memory.lastScope(key, request.organizationId) : null;
+  const guess = remembered && !hasPriceBound(filters, understood) ? deps.memory.lastScope(key, request.organizationId) : null;
   const early = guess ? retrieve(deps, { datasetIds: [...guess], head: null, country }, request.query, filters, understood, intent).catch(() => null) : null;
   const { datasets, head, sources } = await scoping;
   const market = { country, fallbackCurrency: datasets[0]?.currency ?? 'CAD' };
   if (!datasets.length) return answer(deps, [], { offers: new Map(), sources: [] }, new Map(), market);
 
   const datasetIds = datasets.map((d) => d.datasetId);
-  if (key.length <= SCOPE_KEY_CHARS) deps.memory.rememberScope(key, datasetIds);
+  if (remembered) deps.memory.rememberScope(key, datasetIds);
   const guessed = early && (await early);
   const found =
     guessed && sameIds(guess!, datasetIds) && (head === null || (guessed.reached !== null && guessed.reached >= head))

@@ -29,7 +29,7 @@ export interface Priced {
 export async function priceInMarket(
   { db, memory }: { db: Kysely<any>; memory: SearchMemory },
   byRelevance: readonly Ranked[],
-  found: Pick<Retrieved, 'signals' | 'docOf' | 'named' | 'pricingSources'>,
+  found: Pick<Retrieved, 'signals' | 'docOf' | 'named'> & { pricingSources: ReadonlyMap<string, PricingSource> },
   request: { country: string | null; limit: number; filters: SearchFilters; understood: UnderstoodQuery },
 ): Promise<Priced> {
   const { country, limit, filters, understood } = request;
@@ -41,7 +41,7 @@ export async function priceInMarket(
   for (let start = 0; start < byRelevance.length && buyable < limit; start += PRICING_BATCH) {
     const batch: MemoryDoc[] = byRelevance.slice(start, start + PRICING_BATCH).map((ranked) => found.docOf.get(ranked.itemId)!);
     const [pricing, variantsOf] = await Promise.all([
-      loadPricingContext(db, batch.map((doc) => ({ itemId: doc.itemId, sourceId: doc.sourceId, queuedAt: doc.queuedAt })), { country, ...(found.pricingSources ? { sources: found.pricingSources } : {}) }),
+      loadPricingContext(db, batch.map((doc) => ({ itemId: doc.itemId, sourceId: doc.sourceId, queuedAt: doc.queuedAt })), { country, sources: found.pricingSources }),
       memory.values('variants', batch),
     ]);
     for (const doc of batch) {

@@ -19,7 +19,6 @@ import { ATTRIBUTE_WEIGHTS, type CandidateSignals, type Leg, type RankingIntent 
 import { byItemId, quotedLexemes, type AttributeTest, type MemoryDoc } from '../../search-memory.js';
 import { bestByAttributes, bestByWords, kthLargest, labelledWithWords, WordQuery, type Best } from '../../search-memory/best.js';
 import { paysStoredPrice, type PricingSource } from '../../../domain/pricing/index.js';
-import { datasetPricingSourcesById } from '../market-pricing.js';
 import { docFilter, hasPriceBound } from './filter.js';
 import type { SearchDeps, SearchFilters } from './index.js';
 
@@ -34,8 +33,6 @@ export interface Retrieved {
   named: Set<MemoryDoc>;
   /** The closest vector match's similarity (0 without one). */
   bestSimilarity: number;
-  /** The scope's sources with their markets, when a price bound had them read: pricing need not read them again. */
-  pricingSources?: ReadonlyMap<string, PricingSource>;
   /** The change up to which every memory searched held its dataset then (`SearchMemory.reached`). */
   reached: bigint | null;
 }
@@ -44,20 +41,23 @@ export interface RetrievalScope {
   datasetIds: string[];
   head: bigint | null;
   country?: string | null;
-  /** The datasets' sources, when read with the scope: a price bound then needs no read of its own. */
+  /**
+   * The datasets' sources with their markets, as the scope read them: a price bound is judged
+   * while retrieving on the docs whose stored price the shopper pays. Without them (a search
+   * retrieving before its scope is read, which it does only without a price bound), a bound is
+   * judged once priced.
+   */
   pricingSources?: ReadonlyMap<string, PricingSource>;
 }
 
 export async function retrieve(deps: SearchDeps, scope: RetrievalScope, query: string, filters: SearchFilters, understood: UnderstoodQuery, intent: RankingIntent): Promise<Retrieved> {
   const { datasetIds, head } = scope;
-  const priceBound = hasPriceBound(filters, understood);
-  const [memories, stemmed, queryVector, pricingSources] = await Promise.all([
+  const pricingSources = hasPriceBound(filters, understood) ? scope.pricingSources : undefined;
+  const [memories, stemmed, queryVector] = await Promise.all([
     deps.memory.ready(datasetIds, head),
     // Each occasion phrase a list of its own: "tank top" is one thing suited to yoga, not two.
     stems(deps.db, [understood.terms, intent.traits, ...understood.boosts.map((phrase) => [phrase])]),
     embedQuery(deps, vectorText(query, understood)),
-    // Only with a price bound asked: the bound is judged while retrieving where it can be.
-    priceBound ? (scope.pricingSources ?? datasetPricingSourcesById(deps.db, datasetIds)) : undefined,
   ]);
   const country = scope.country ?? null;
   // Which docs the shopper pays the stored price for: an upload's, or a source's whose markets leave the shopper on its default.
@@ -133,7 +133,6 @@ export async function retrieve(deps: SearchDeps, scope: RetrievalScope, query: s
     docOf: new Map([...legs.keys()].map((doc) => [doc.itemId, doc])),
     named,
     bestSimilarity: Math.max(0, ...vectorLeg.map((m) => m.similarity)),
-    ...(pricingSources ? { pricingSources } : {}),
   };
 }
 

@@ -22,7 +22,7 @@ const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
  */
 export interface Scope {
   datasets: ScopeDataset[];
-  /** The datasets' sources with their markets, by source id (`datasetPricingSourcesById`'s, read with the scope). */
+  /** The datasets' sources with their markets, by source id, as pricing reads them (`pricingSourcesOf`). */
   sources: Map<string, PricingSource>;
   head: bigint | null;
 }
