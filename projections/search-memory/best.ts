@@ -273,7 +273,7 @@ function wholeByWords(memory: DatasetMemory, lists: ReadonlyArray<readonly Posti
   return keepBestSlots(memory, touched, keys, k);
 }
 
-/** Per slot, which of a query's words (bits) were found and their weights summed; the slots met, in the order met. */
+/** Per slot, which of a query's words or tests (bits) were met and their weights summed; the slots met, in the order met. */
 class WordTally {
   readonly found: Uint32Array;
   readonly rank: Float64Array;
@@ -348,26 +348,19 @@ export function kthLargest(values: Float64Array, n: number, k: number): number {
 
 /** Every doc of every test's lists read, each test counted once a doc, judged by slot on the columns. */
 function wholeByAttributes(memory: DatasetMemory, tests: readonly AttributeTest[], verdicts: Verdicts, k: number): Best {
-  const passed = new Uint8Array(memory.bySlot.length);
-  const score = new Float64Array(memory.bySlot.length);
-  const touched: number[] = [];
+  // A test's bit for each doc that meets it, and the weights earned summed: as the words' whole read tallies them.
+  const tally = new WordTally(memory.bySlot.length);
   tests.forEach((test, t) => {
     const bit = 1 << t;
     // The keys that earn most first: a doc meeting several earns the first it meets.
     const order = test.keys.map((_, i) => i).sort((a, b) => keyWeight(test, b) - keyWeight(test, a));
     for (const i of order) {
       const weight = keyWeight(test, i);
-      for (const slot of memory.labelSlots(test.keys[i]!)) {
-        if (passed[slot]! & bit || !verdicts.acceptsSlot(slot)) continue;
-        if (passed[slot] === 0) touched.push(slot);
-        passed[slot]! |= bit;
-        score[slot]! += weight;
-      }
+      for (const slot of memory.labelSlots(test.keys[i]!)) if (!tally.has(slot, bit) && verdicts.acceptsSlot(slot)) tally.add(slot, bit, weight);
     }
   });
-  const keys = new Float64Array(touched.length);
-  for (let i = 0; i < touched.length; i++) keys[i] = score[touched[i]!]!;
-  return keepBestSlots(memory, touched, keys, k);
+  const { touched, rank } = tally;
+  return keepBestSlots(memory, touched, Float64Array.from(touched, (slot) => rank[slot]!), k);
 }
 
 function popcount(n: number): number {
