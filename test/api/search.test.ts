@@ -318,6 +318,47 @@ t.test('a dataset activated since the same search last ran is searched by it at 
   t.same(skus(await search({ query: 'red dress' })).sort(), ['DRESS-RED-MAXI', 'DRESS-RED-MIDI'], 'both datasets searched');
 });
 
+t.test('a search retrieves while its scope read is on the way to the database, not before sending it', async (t) => {
+  const { service, org, dataset, settled } = await setUp(t);
+  await dataset('Main', 'https://main.example.com', CATALOGUE);
+  await settled({ query: 'red dress' }, 2);
+  // As pg's pool does, a connection is handed over on process.nextTick: a query is sent only once
+  // the microtasks queued before it have run. Recorded: when each query is sent, when retrieval asks
+  // the memory for its datasets.
+  const happened: string[] = [];
+  const bound = <T extends object>(target: T, overrides: Partial<Record<PropertyKey, unknown>>): T =>
+    new Proxy(target, {
+      get: (object, name) => {
+        if (name in overrides) return overrides[name];
+        const value: unknown = Reflect.get(object, name);
+        // Bound to the object itself: a method reading a private field throws when called on a proxy.
+        return typeof value === 'function' ? value.bind(object) : value;
+      },
+    });
+  const { db } = service.platform.database;
+  const executor = db.getExecutor();
+  const handedOnNextTick = bound(executor, {
+    executeQuery: async (query: { sql: string }, queryId: unknown) => {
+      await new Promise((resolve) => process.nextTick(resolve));
+      happened.push(/from datasets d where/.test(query.sql) ? 'scope read sent' : 'other query sent');
+      return executor.executeQuery(query as never, queryId as never);
+    },
+  });
+  const { memory, embedder } = service.platform.search();
+  const deps = {
+    db: bound(db, { getExecutor: () => handedOnNextTick }),
+    memory: bound(memory, { ready: (...args: Parameters<SearchMemory['ready']>) => (happened.push('retrieval'), memory.ready(...args)) }),
+    embedder,
+  };
+  const request = { organizationId: org.organizationId, query: 'red dress', limit: 5 };
+  const first = (await searchCatalogue(deps, request)).results.map((result) => result.product.sku);
+  t.same(first.slice(0, 2).sort(), ['DRESS-RED-MAXI', 'DRESS-RED-MIDI']);
+  happened.length = 0;
+  // The scope is the same as last time: retrieval starts on its datasets before the scope is read.
+  t.same((await searchCatalogue(deps, request)).results.map((result) => result.product.sku), first, 'the same answer');
+  t.same(happened.filter((event) => event !== 'other query sent').slice(0, 2), ['scope read sent', 'retrieval'], 'the scope read is sent first, and retrieval runs while it is answered');
+});
+
 t.test('bad queries, limits and filters are refused with 422 and a message', async (t) => {
   const { search } = await setUp(t);
   const cases: Array<[string, object, RegExp]> = [
