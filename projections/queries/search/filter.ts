@@ -59,6 +59,10 @@ export function passesOffer(offer: PricedProduct, filters: SearchFilters, unders
 /** Whether the shopper can buy the offer in `size`. */
 export const sizeInStock = (variants: PricedProduct['variants'], size: string): boolean => variants.some((variant) => variant.inStock && variantHasSize(variant, size));
 
+/** Whether pricing may drop a candidate (`passesOffer`, and the agent's `inStock`): a price bound, sale, stock or a size. */
+export const hasOfferFilter = (filters: SearchFilters, understood: UnderstoodQuery): boolean =>
+  hasPriceBound(filters, understood) || Boolean(filters.onSale ?? understood.onSale) || Boolean(filters.inStock || understood.inStock) || Boolean(filters.size ?? understood.size);
+
 /** Whether the request or the words bound the price. */
 export const hasPriceBound = (filters: SearchFilters, understood: UnderstoodQuery | null): boolean =>
   filters.minPrice !== undefined || filters.maxPrice !== undefined || understood?.minPrice !== undefined || understood?.maxPrice !== undefined;

@@ -1,5 +1,5 @@
 // Search, stage 2: retrieval. Five legs over the in-process search memory, each bounded to
-// LEG_DEPTH candidates, every leg held to the filters of the request and of the words (filter.ts):
+// LEG_DEPTH candidates (by the page asked for), every leg held to the filters of the request and of the words (filter.ts):
 //   text       the shopper's words over the weighted document (domain/search/document.ts),
 //              stemmed by Postgres as the document was; which words match first, then how strongly;
 //   boost      occasion and season words (they raise rank, never filter);
@@ -19,11 +19,25 @@ import { ATTRIBUTE_WEIGHTS, type CandidateSignals, type Leg, type RankingIntent 
 import { byItemId, quotedLexemes, type AttributeTest, type MemoryDoc } from '../../search-memory.js';
 import { bestByAttributes, bestByWords, kthLargest, labelledWithWords, WordQuery, type Best } from '../../search-memory/best.js';
 import { paysStoredPrice, type PricingSource } from '../../../domain/pricing/index.js';
-import { docFilter, hasPriceBound } from './filter.js';
+import { docFilter, hasOfferFilter, hasPriceBound } from './filter.js';
 import type { SearchDeps, SearchFilters } from './index.js';
 
-/** Candidates each leg contributes: enough for recall at 100, bounded so a query's cost is too. */
-const LEG_DEPTH = 120;
+/**
+ * Candidates each leg contributes, bounded so a query's cost is too: three times the page, from 60
+ * up to 120 (enough for recall at 100). 120 whatever the page when pricing may drop candidates (an
+ * offer filter: sale, stock, size, a price bound), so the page still fills; and when the words name
+ * a gender or a fit, which ranking weighs and the attribute leg does not (it keeps a family's items
+ * by id, men's, women's and unisex alike: at 60, "women's sneakers" lost half its relevant
+ * products). A page of 20 at 60 a leg took 26% less time a search at 100,000 items than at 120
+ * (docs/performance.md).
+ */
+export const LEG_DEPTH = { min: 60, perResult: 3, max: 120 };
+
+/** How many candidates each leg of a search for a page of `limit` contributes (LEG_DEPTH). */
+export function legDepth(limit: number, filters: SearchFilters, understood: UnderstoodQuery): number {
+  if (hasOfferFilter(filters, understood) || understood.gender || understood.fit) return LEG_DEPTH.max;
+  return Math.min(LEG_DEPTH.max, Math.max(LEG_DEPTH.min, LEG_DEPTH.perResult * limit));
+}
 
 export interface Retrieved {
   /** Every candidate any leg found, with what ranking reads of it. */
@@ -50,7 +64,15 @@ export interface RetrievalScope {
   pricingSources?: ReadonlyMap<string, PricingSource>;
 }
 
-export async function retrieve(deps: SearchDeps, scope: RetrievalScope, query: string, filters: SearchFilters, understood: UnderstoodQuery, intent: RankingIntent): Promise<Retrieved> {
+export async function retrieve(
+  deps: SearchDeps,
+  scope: RetrievalScope,
+  query: string,
+  filters: SearchFilters,
+  understood: UnderstoodQuery,
+  intent: RankingIntent,
+  depth: number,
+): Promise<Retrieved> {
   const { datasetIds, head } = scope;
   const pricingSources = hasPriceBound(filters, understood) ? scope.pricingSources : undefined;
   const [memories, stemmed, queryVector] = await Promise.all([
@@ -87,17 +109,17 @@ export async function retrieve(deps: SearchDeps, scope: RetrievalScope, query: s
   const legs = new Map<MemoryDoc, Partial<Record<Leg, number>>>();
   const note = (leg: Leg, docs: readonly MemoryDoc[]) => docs.forEach((doc, position) => (legs.get(doc) ?? legs.set(doc, {}).get(doc)!)[leg] ??= position);
   // Which words first (a thousand a word), then how strongly.
-  note('text', gather(memories.map((memory, i) => bestByWords(memory, words, 1e3, verdicts[i]!, LEG_DEPTH))));
-  note('boost', gather(memories.map((memory, i) => bestByWords(memory, boosts, 0, verdicts[i]!, LEG_DEPTH))));
-  note('attributes', gather(memories.map((memory, i) => bestByAttributes(memory, tests, verdicts[i]!, LEG_DEPTH))));
+  note('text', gather(depth, memories.map((memory, i) => bestByWords(memory, words, 1e3, verdicts[i]!, depth))));
+  note('boost', gather(depth, memories.map((memory, i) => bestByWords(memory, boosts, 0, verdicts[i]!, depth))));
+  note('attributes', gather(depth, memories.map((memory, i) => bestByAttributes(memory, tests, verdicts[i]!, depth))));
   // The near families' products that show a trait of the family asked for: the attribute leg keeps
   // a near family's first 120 by item id, all equal to it, and a drawstring pair may be the 121st.
   if (intent.nearFamilies.length && traits.words.length) {
     const near = intent.nearFamilies.map((family) => `family:${family}`);
-    note('traits', gather(memories.map((memory, i) => labelledWithWords(memory, near, traits, verdicts[i]!, LEG_DEPTH))));
+    note('traits', gather(depth, memories.map((memory, i) => labelledWithWords(memory, near, traits, verdicts[i]!, depth))));
   }
   const indexOf = new Map(datasetIds.map((id, i) => [id, i]));
-  const vectorLeg = queryVector ? deps.memory.nearest(memories, queryVector, LEG_DEPTH).filter((match) => verdicts[indexOf.get(match.doc.datasetId)!]!.accepts(match.doc)) : [];
+  const vectorLeg = queryVector ? deps.memory.nearest(memories, queryVector, depth).filter((match) => verdicts[indexOf.get(match.doc.datasetId)!]!.accepts(match.doc)) : [];
   note('vector', vectorLeg.map((match) => match.doc));
   // Its name may be all words understanding took for filters ("Kids Sale"): it is a text match all the same.
   note('text', [...named]);
@@ -194,20 +216,20 @@ async function stems(db: Kysely<any>, lists: ReadonlyArray<readonly string[]>): 
 type WordForms = Array<{ lexeme: string; prefix: boolean }>;
 
 /**
- * The LEG_DEPTH best of `docs` by `keys` (same order), ties by item id (as the read model's order
- * would have it). Only those at or above the LEG_DEPTH-th largest key are sorted; that key is found
- * in one pass, not by sorting them all (a leg gathers up to LEG_DEPTH from each dataset in scope).
+ * The `depth` best of `docs` by `keys` (same order), ties by item id (as the read model's order
+ * would have it). Only those at or above the depth-th largest key are sorted; that key is found
+ * in one pass, not by sorting them all (a leg gathers up to `depth` from each dataset in scope).
  */
-function top(docs: readonly MemoryDoc[], keys: Float64Array): MemoryDoc[] {
-  const threshold = docs.length > LEG_DEPTH ? kthLargest(keys, docs.length, LEG_DEPTH) : -Infinity;
+function top(depth: number, docs: readonly MemoryDoc[], keys: Float64Array): MemoryDoc[] {
+  const threshold = docs.length > depth ? kthLargest(keys, docs.length, depth) : -Infinity;
   const placed: number[] = [];
   for (let i = 0; i < docs.length; i++) if (keys[i]! >= threshold) placed.push(i);
   placed.sort((a, b) => keys[b]! - keys[a]! || byItemId(docs[a]!, docs[b]!));
-  return placed.slice(0, LEG_DEPTH).map((i) => docs[i]!);
+  return placed.slice(0, depth).map((i) => docs[i]!);
 }
 
-/** The leg's best of each dataset, as one list: the LEG_DEPTH best of them all. */
-function gather(parts: readonly Best[]): MemoryDoc[] {
+/** The leg's best of each dataset, as one list: the `depth` best of them all. */
+function gather(depth: number, parts: readonly Best[]): MemoryDoc[] {
   // Into arrays of their final size: a whole list read at 100,000 items gives tens of thousands.
   const count = parts.reduce((sum, part) => sum + part.docs.length, 0);
   const docs: MemoryDoc[] = new Array(count);
@@ -219,7 +241,7 @@ function gather(parts: readonly Best[]): MemoryDoc[] {
       keys[at] = part.keys[i]!;
     }
   }
-  return top(docs, keys);
+  return top(depth, docs, keys);
 }
 
 /** What the words named, as tests of an item's labels: each test counts its weight once, in `agreement`'s order of weight. */
