@@ -20,7 +20,9 @@
 // judged), and one more result is asked for (limit 21) so the scored list is still 20 long.
 //
 // Metrics (bench/search-quality/metrics.ts): nDCG@10 with gain 2^grade - 1 and the ideal from all
-// the query's judged items; recall@20 over the items of grade >= 2. Beside them, "buyable": the
+// the query's judged items, results with the same score (and availability) counted as tied, each
+// credited their mean gain (the engine orders them by item id, new in each run); recall@20 over
+// the items of grade >= 2. Beside them, "buyable": the
 // same with every judged product the feed lists as sold out (no variant available) graded 0, in
 // the answer and in the ideal, as a shopper who can buy only what is in stock sees it (search ranks
 // what the shopper cannot buy last, by design; the judgements were written without stock); a query
@@ -127,11 +129,17 @@ export async function scoreQuery(service: Pick<SearchBenchService, 'baseUrl' | '
   const reference = query.similarTo ? productKey(query.similarTo.feed, query.similarTo.id) : null;
   const grades = new Map(query.judgements.map((j) => [productKey(j.feed, j.id), j.grade as number]));
   const returned = answer.results
-    .map((r) => ({ key: loaded.index.keyOf(r.itemId) ?? null, name: loaded.index.titleOfItem(r.itemId) ?? String(r.product?.name ?? r.itemId) }))
+    .map((r) => ({
+      key: loaded.index.keyOf(r.itemId) ?? null,
+      name: loaded.index.titleOfItem(r.itemId) ?? String(r.product?.name ?? r.itemId),
+      // Products the engine scores alike (and can sell alike) it orders by item id: tied, for nDCG.
+      tie: `${r.score} ${r.product?.available}`,
+    }))
     .filter((r) => r.key !== reference)
     .slice(0, LIMIT);
   // An item the index does not know (it should not happen) is unjudged: grade 0, never a match.
   const ranked = returned.map((r, i) => r.key ?? `unknown:${i}`);
+  const ties = returned.map((r) => r.tie);
   const buyableGrades = loaded.index.buyable(grades);
   return {
     id: query.id,
@@ -139,9 +147,9 @@ export async function scoreQuery(service: Pick<SearchBenchService, 'baseUrl' | '
     text: query.text,
     sent: body.query,
     ms: Math.round(ms),
-    ndcg10: ndcgAt(10, ranked, grades),
+    ndcg10: ndcgAt(10, ranked, grades, ties),
     recall20: recallAt(LIMIT, ranked, grades),
-    buyable: { ndcg10: [...buyableGrades.values()].some((grade) => grade > 0) ? ndcgAt(10, ranked, buyableGrades) : null, recall20: recallAt(LIMIT, ranked, buyableGrades) },
+    buyable: { ndcg10: [...buyableGrades.values()].some((grade) => grade > 0) ? ndcgAt(10, ranked, buyableGrades, ties) : null, recall20: recallAt(LIMIT, ranked, buyableGrades) },
     relevant: query.judgements.filter((j) => j.grade >= 2).length,
     top: returned.slice(0, 5).map((r) => ({ name: r.name, key: r.key, grade: r.key ? (grades.get(r.key) ?? 0) : 0 })),
   };

@@ -37,6 +37,20 @@ t.test('nDCG@10', async (t) => {
   t.test('given no judged item, when scored, then 0 rather than a division by zero', async (t) => t.equal(ndcgAt(10, ['a'], new Map()), 0));
 });
 
+t.test('nDCG@10 with ties: products scored alike are credited their mean gain at their places, whatever order they came in', async (t) => {
+  // a (gain 7) and x (0) tied at ranks 1 and 2: 3.5 at each.
+  const tied = (3.5 + 3.5 / Math.log2(3)) / ideal;
+  close(t, ndcgAt(10, ['a', 'x'], grades, [1, 1]), tied, 'a x, tied');
+  close(t, ndcgAt(10, ['x', 'a'], grades, [1, 1]), tied, 'x a, tied: the same');
+  t.ok(ndcgAt(10, ['a', 'x'], grades, [2, 1]) > tied && ndcgAt(10, ['x', 'a'], grades, [2, 1]) < tied, 'not tied: the order counts');
+  t.equal(ndcgAt(10, ['a', 'x'], grades), ndcgAt(10, ['a', 'x'], grades, [2, 1]), 'no tie keys: no ties');
+  // b (3) first; a (7) and x (0) tied across the cut-off at k = 2: 3.5 at rank 2 only.
+  close(t, ndcgAt(2, ['b', 'x', 'a'], grades, [9, 1, 1]), (3 + 3.5 / Math.log2(3)) / (7 + 3 / Math.log2(3)), 'a tie across the cut-off');
+  // Only neighbours tie: a and x share a key but c is between them.
+  close(t, ndcgAt(10, ['a', 'c', 'x'], grades, [1, 2, 1]), (7 + 1 / Math.log2(3)) / ideal, 'the same key apart is no tie');
+  close(t, ndcgAt(10, ['a', 'a', 'x'], grades, [1, 7, 1]), tied, 'a key returned twice keeps its first tie key');
+});
+
 t.test('recall@20 counts items of grade >= 2', async (t) => {
   t.equal(recallAt(20, ['a', 'c', 'x'], grades), 0.5, 'a found, b missing; c (grade 1) does not count');
   t.equal(recallAt(20, ['c', 'b', 'a'], grades), 1, 'both found, in any order');
