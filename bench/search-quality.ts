@@ -133,7 +133,8 @@ export async function scoreQuery(service: Pick<SearchBenchService, 'baseUrl' | '
       key: loaded.index.keyOf(r.itemId) ?? null,
       name: loaded.index.titleOfItem(r.itemId) ?? String(r.product?.name ?? r.itemId),
       // Products the engine scores alike (and can sell alike) it orders by item id: tied, for nDCG.
-      tie: `${r.score} ${r.product?.available}`,
+      // An answer without scores ties nothing.
+      tie: typeof r.score === 'number' ? `${r.score} ${r.product?.available}` : `unscored ${r.itemId}`,
     }))
     .filter((r) => r.key !== reference)
     .slice(0, LIMIT);

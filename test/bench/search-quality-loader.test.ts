@@ -84,6 +84,18 @@ t.test('scoring an answer', async (t) => {
     t.equal(scored.recall20, 0.5, '103 found, 102 not');
     t.ok(Math.abs(scored.ndcg10 - 3 / 2 / (7 + 3 / Math.log2(3))) < 1e-9, 'grade 2 at rank 3 over the ideal 3, 2');
   });
+  t.test('given an unjudged item and a judged one scored alike, when scored, then they share the judged one\'s gain, in either order', async (t) => {
+    for (const [first, second] of [
+      [201, 103],
+      [103, 201],
+    ] as const) {
+      const result = (n: number) => ({ itemId: itemOf(n === 201 ? EGN : WOVEN, n), datasetId: datasets.get(n === 201 ? EGN : WOVEN)!, score: 0.5, product: { available: true } });
+      const stub = await stubSearch(t, [{ ...result(first) }, { ...result(second) }] as Array<Partial<SearchResult>>);
+      const scored = await scoreQuery({ baseUrl: stub.baseUrl, publicKey: 'k' }, similar, { datasets, index });
+      // Maxi (grade 2, gain 3) tied with the boot (0) at ranks 1 and 2: 1.5 at each.
+      t.ok(Math.abs(scored.ndcg10 - (1.5 + 1.5 / Math.log2(3)) / (7 + 3 / Math.log2(3))) < 1e-9, `${first} then ${second}`);
+    }
+  });
   t.test('given every relevant product sold out, when scored, then the buyable view has nothing to find: null, not 0', async (t) => {
     const stub = await stubSearch(t, [{ itemId: itemOf(EGN, 202), datasetId: datasets.get(EGN)! }]);
     const soldOut: JudgedQuery = { id: 'sold-out', type: 'garment', text: 'boot', judgements: [{ feed: EGN, id: '202', grade: 3, why: 'a' }] };
