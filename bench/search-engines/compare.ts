@@ -44,7 +44,7 @@ import { budgetIn } from '../../domain/pricing/index.js';
 import { understandQuery, type UnderstoodQuery } from '../../domain/search/index.js';
 import { isRelevant, rank, rankingIntent } from '../../domain/search/rank.js';
 import { searchCatalogue, type SearchDeps } from '../../projections/queries/search/index.js';
-import { legDepth, retrieve } from '../../projections/queries/search/retrieve.js';
+import { retrieve } from '../../projections/queries/search/retrieve.js';
 import { SearchMemory } from '../../projections/search-memory.js';
 import { readHead } from '../../projections/search-memory/rows.js';
 import { loadFeeds, requestFor } from '../search-quality.js';
@@ -149,7 +149,7 @@ async function oramaRanking(orama: OramaCatalogue, p: Prepared, weights: { text:
 async function oursRetrieveRank(deps: SearchDeps, head: bigint, p: Prepared): Promise<string[]> {
   const understood = understandQuery(p.text);
   const intent = rankingIntent(understood);
-  const found = await retrieve(deps, { datasetIds: p.scope, head }, p.text, {}, understood, intent, legDepth(p.limit, {}, understood));
+  const found = await retrieve(deps, { datasetIds: p.scope, head }, p.text, {}, understood, intent, p.limit);
   const relevant = found.signals.filter((signal) => isRelevant(intent, signal, found.bestSimilarity));
   // The words' budget on the stored price, exactly as Orama's where clause has it (the pricing stage is left out of both).
   const budget = p.currency ? budgetIn(understood, p.currency) : {};

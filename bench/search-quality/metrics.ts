@@ -35,11 +35,11 @@ export function ndcgAt(k: number, ranked: readonly string[], grades: Grades, tie
   const ideal = dcg([...grades.values()].sort((a, b) => b - a).slice(0, k));
   if (ideal === 0) return 0;
   const seen = new Set<string>();
-  const kept: Array<{ gain: number; tie: string | number | undefined; at: number }> = [];
+  const kept: Array<{ gain: number; tie: string | number | undefined }> = [];
   ranked.forEach((key, at) => {
     if (seen.has(key)) return;
     seen.add(key);
-    kept.push({ gain: gain(grades.get(key) ?? 0), tie: ties?.[at], at });
+    kept.push({ gain: gain(grades.get(key) ?? 0), tie: ties?.[at] });
   });
   let total = 0;
   for (let start = 0; start < Math.min(k, kept.length); ) {

@@ -236,6 +236,20 @@ t.test('a budget holds while retrieving: every match within it is found, however
   t.same([...filtered].sort(), within.map((p) => p.sku).sort(), 'the same with the filter');
 });
 
+t.test('a sale asked for fills its page from deeper than a plain page reads: every reduced match is found, however many full-price ones rank before them', async (t) => {
+  const { service, dataset, search } = await setUp(t);
+  // More full-price sneakers than a page of 20 reads a leg deep (60), the reduced ones among them
+  // with longer names (a weaker text and vector match), so they rank after most of them.
+  const full = Array.from({ length: 100 }, (_, i) => product(`FULL-${i}`, `Court Sneakers No. ${i}`, 'Sneakers', 90, [variant(`FULL-${i}-42`, '42', 90)]));
+  const reduced = Array.from({ length: 8 }, (_, i) => product(`SALE-${i}`, `Court Sneakers Basic Canvas Low Edition ${i}`, 'Sneakers', 60, [variant(`SALE-${i}-42`, '42', 60, true, 90)]));
+  await dataset('Sneakers', 'https://sale.example.com', [...full, ...reduced]);
+  await service.platform.projections.waitFor((await service.platform.eventStore.committedHead())!, ['search_index'], 60_000);
+  const filtered = skus(await search({ query: 'sneakers', limit: 20, filters: { onSale: true } }));
+  t.same([...filtered].sort(), reduced.map((p) => p.sku).sort(), 'the eight reduced pairs, and only they');
+  const said = skus(await search({ query: 'sneakers on sale', limit: 20 }));
+  t.same([...said].sort(), reduced.map((p) => p.sku).sort(), 'the same when the words ask for the sale');
+});
+
 t.test('a look-up for the agent or match (filters.inStock) answers only what the shopper can buy, as many as asked', async (t) => {
   const { service, org, dataset, settled } = await setUp(t);
   await dataset('Main', 'https://acme.example.com', CATALOGUE);

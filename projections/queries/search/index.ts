@@ -22,7 +22,7 @@ import type { SearchMemory } from '../../search-memory.js';
 import { answer } from './answer.js';
 import { hasPriceBound } from './filter.js';
 import { priceInMarket } from './price.js';
-import { legDepth, retrieve } from './retrieve.js';
+import { retrieve } from './retrieve.js';
 import { resolveScope } from './scope.js';
 
 export interface SearchFilters {
@@ -80,7 +80,6 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const scoping = resolveScope(deps.db, request);
   const understood = understandQuery(request.query);
   const intent = rankingIntent(understood);
-  const depth = legDepth(request.limit, filters, understood);
   // While the scope is read (a round trip to the database), retrieval runs on the datasets the
   // same scope had last time; kept only if the scope is the same and every memory had caught up
   // with the head it read, else retrieved again as usual. One shopper's search then costs the
@@ -91,7 +90,7 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const guess = remembered && !hasPriceBound(filters, understood) ? deps.memory.lastScope(key, request.organizationId) : null;
   const early = guess
     ? scopeReadSent()
-        .then(() => retrieve(deps, { datasetIds: [...guess], head: null, country }, request.query, filters, understood, intent, depth))
+        .then(() => retrieve(deps, { datasetIds: [...guess], head: null, country }, request.query, filters, understood, intent, request.limit))
         .catch(() => null)
     : null;
   const { datasets, head, sources } = await scoping;
@@ -104,7 +103,7 @@ export async function searchCatalogue(deps: SearchDeps, request: SearchRequest):
   const found =
     guessed && sameIds(guess!, datasetIds) && (head === null || (guessed.reached !== null && guessed.reached >= head))
       ? guessed
-      : await retrieve(deps, { datasetIds, head, country, pricingSources: sources }, request.query, filters, understood, intent, depth);
+      : await retrieve(deps, { datasetIds, head, country, pricingSources: sources }, request.query, filters, understood, intent, request.limit);
   const relevant = found.signals.filter((signal) => isRelevant(intent, signal, found.bestSimilarity));
   const byRelevance = rank(intent, relevant, fusion);
   // The sources as the scope read them: pricing reads no sources of its own.

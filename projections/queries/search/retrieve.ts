@@ -31,7 +31,7 @@ import type { SearchDeps, SearchFilters } from './index.js';
  * weighing the gender in the attribute leg did not bring them back). A page of 20 at 60 a leg took
  * 22% to 26% less time in process a search at 100,000 items than at 120 (docs/performance.md).
  */
-export const LEG_DEPTH = { min: 60, perResult: 3, max: 120 };
+const LEG_DEPTH = { min: 60, perResult: 3, max: 120 };
 
 /** How many candidates each leg of a search for a page of `limit` contributes (LEG_DEPTH). */
 export function legDepth(limit: number, filters: SearchFilters, understood: UnderstoodQuery): number {
@@ -71,9 +71,11 @@ export async function retrieve(
   filters: SearchFilters,
   understood: UnderstoodQuery,
   intent: RankingIntent,
-  depth: number,
+  /** The page asked for: how deep each leg reads follows it (`legDepth`). */
+  limit: number,
 ): Promise<Retrieved> {
   const { datasetIds, head } = scope;
+  const depth = legDepth(limit, filters, understood);
   const pricingSources = hasPriceBound(filters, understood) ? scope.pricingSources : undefined;
   const [memories, stemmed, queryVector] = await Promise.all([
     deps.memory.ready(datasetIds, head),
