@@ -1,6 +1,7 @@
 // The heaviest functions of a `.cpuprofile` by self time, and of the project's own files by total
 // time (self plus callees), as tables: where a search's CPU goes, without opening DevTools.
 //   node --import tsx bench/search/profile-summary.ts FILE [ROWS]
+// (PROFILE_MAPS=tsx when the profiled process ran under tsx on a Node that strips types itself.)
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { SourceMap } from 'node:module';
 import os from 'node:os';
@@ -32,11 +33,14 @@ for (const node of profile.nodes) for (const child of node.children ?? []) paren
 // tsx runs TypeScript as whitespace-minified JavaScript, so the profile's positions are in that
 // code: they are mapped back through the source maps tsx keeps in its cache (the newest per file).
 // The cache is keyed by content, so a map may name the same file in another checkout: files are
-// matched by their last three path segments.
+// matched by their last three path segments. Where Node strips the types itself (the benches'
+// `bin/typescript.mjs` on Node 22.18+), positions are the source's own and no map applies: a map
+// left in the cache by another tsx run would move every function to a wrong line.
 const tail = (file: string) => file.split(path.sep).slice(-3).join('/');
 const sourceMaps = new Map<string, SourceMap>();
 const cacheDir = path.join(os.tmpdir(), `tsx-${process.getuid?.() ?? 0}`);
-const cached = await readdir(cacheDir).catch(() => [] as string[]);
+const strippedByNode = (process.features as { typescript?: unknown }).typescript !== undefined && process.env.PROFILE_MAPS !== 'tsx';
+const cached = strippedByNode ? [] : await readdir(cacheDir).catch(() => [] as string[]);
 const newestFirst = (await Promise.all(cached.map(async (name) => ({ name, at: (await stat(path.join(cacheDir, name))).mtimeMs })))).sort((a, b) => b.at - a.at);
 for (const { name } of newestFirst) {
   let entry: { map?: { sources?: string[] } };
