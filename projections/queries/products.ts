@@ -14,8 +14,17 @@ export type MarketProductBody = DatasetItemBody['product'] & Omit<PricedProduct,
 
 export const marketProduct = (body: AnswerBody, offer: PricedProduct): MarketProductBody => {
   const { variants, price, currency, market, ...responseOnly } = offer;
-  return { ...body.product, price, currency, market, variants, ...responseOnly };
+  const product = { ...body.product, price, currency, market, variants, ...responseOnly };
+  storedProducts.set(product, body.product);
+  return product;
 };
+
+/**
+ * The stored product a market product was made from: the body the search memory holds, shared and
+ * frozen, so the search route writes its fields' JSON once and not in every answer (api/routes/answer-text.ts).
+ */
+export const storedProductOf = (product: MarketProductBody): AnswerBody['product'] | undefined => storedProducts.get(product);
+const storedProducts = new WeakMap<object, AnswerBody['product']>();
 
 export async function itemBodies(db: Kysely<any>, ids: string[]): Promise<Map<string, { datasetId: string; body: DatasetItemBody }>> {
   if (!ids.length) return new Map();

@@ -727,9 +727,11 @@ const TEXT_OVERHEAD = 2;
 const textBytes = (text: string): number => TEXT_OVERHEAD * (STRING_HEADER_BYTES + text.length * (TWO_BYTE.test(text) ? 2 : 1));
 /**
  * What a parsed text costs, by its length: stored variants parsed take 1.4 to 1.6 times their
- * characters of V8 heap (four fixture feeds' variants, 2026-11-27); counted as text is, twice.
+ * characters of V8 heap (four fixture feeds' variants, 2026-11-27), and once the search route has
+ * shown them, their JSON is kept beside them, about once their characters more
+ * (api/routes/answer-text.ts): counted three times.
  */
-const PARSED_OVERHEAD = 2;
+const PARSED_OVERHEAD = 3;
 /** Each parsed value's bytes as counted when it was kept (a WeakMap: the value carries nothing of ours). */
 const parsedBytes = new WeakMap<object, number>();
 const heldBytes = (held: string | object | null): number => (held === null ? 0 : typeof held === 'string' ? textBytes(held) : (parsedBytes.get(held) ?? 0));
