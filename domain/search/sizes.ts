@@ -9,6 +9,24 @@ const SYSTEM_WORDS = new RegExp(`\\b(${[...Object.keys(SIZE_PHRASES.systems), 's
 
 /** One size as a comparable string: letter sizes in their normal form, numbers as written ("42", "10.5"). */
 export function normalSize(value: string): string {
+  // Remembered: a search asking for a size reads every priced candidate's variants (1.4% of its
+  // CPU), and a catalogue's size values are few. Pure all the same; the memory is bounded.
+  let normal = normalSizes.get(value);
+  if (normal === undefined) {
+    normal = normalise(value);
+    if (value.length <= MEMO_CHARS) {
+      if (normalSizes.size >= MEMO_SIZES) normalSizes.clear();
+      normalSizes.set(value, normal);
+    }
+  }
+  return normal;
+}
+
+const normalSizes = new Map<string, string>();
+const MEMO_SIZES = 5000;
+const MEMO_CHARS = 40;
+
+function normalise(value: string): string {
   const words = value
     .toLowerCase()
     .replace(/[-_/]+/g, ' ')
