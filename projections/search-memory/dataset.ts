@@ -729,9 +729,9 @@ const textBytes = (text: string): number => TEXT_OVERHEAD * (STRING_HEADER_BYTES
  * What a parsed text costs, by its length: stored variants parsed take 1.4 to 1.6 times their
  * characters of V8 heap (four fixture feeds' variants, 2026-11-27), and once the search route has
  * shown them, their JSON is kept beside them, about once their characters more
- * (api/routes/answer-text.ts): counted three times.
+ * (api/routes/answer-text.ts): counted two and a half times.
  */
-const PARSED_OVERHEAD = 3;
+const PARSED_OVERHEAD = 2.5;
 /** Each parsed value's bytes as counted when it was kept (a WeakMap: the value carries nothing of ours). */
 const parsedBytes = new WeakMap<object, number>();
 const heldBytes = (held: string | object | null): number => (held === null ? 0 : typeof held === 'string' ? textBytes(held) : (parsedBytes.get(held) ?? 0));
