@@ -27,15 +27,19 @@ const MEMO_SIZES = 5000;
 const MEMO_CHARS = 40;
 
 function normalise(value: string): string {
-  const words = value
-    .toLowerCase()
-    .replace(/[-_/]+/g, ' ')
-    .replace(SYSTEM_WORDS, ' ')
+  const spaced = value.toLowerCase().replace(/[-_/]+/g, ' ');
+  // A letter size whose words hold a system word ("one size", "free size") is read whole first.
+  const whole = SIZE_PHRASES.letters[tidy(spaced)];
+  if (whole) return whole.toLowerCase();
+  const words = tidy(spaced.replace(SYSTEM_WORDS, ' '));
+  return (SIZE_PHRASES.letters[words] ?? words).toLowerCase();
+}
+
+const tidy = (text: string): string =>
+  text
     .replace(/[^a-z0-9.½ ]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return (SIZE_PHRASES.letters[words] ?? words).toLowerCase();
-}
 
 export function variantHasSize(variant: Pick<ListingVariant, 'label' | 'options'>, size: string): boolean {
   const wanted = normalSize(size);

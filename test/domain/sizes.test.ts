@@ -13,6 +13,9 @@ t.test('a size reads the same however a store or a shopper writes it, every time
     ['EU 42', '42'],
     ['Size 10.5', '10.5'],
     ['Small', 's'],
+    ['One Size', 'OS'],
+    ['one-size-fits-all', 'o/s'],
+    ['Free Size', 'one size'],
   ];
   for (let round = 0; round < 2; round++) for (const [written, said] of same) t.equal(normalSize(written), normalSize(said), `round ${round + 1}: "${written}" is "${said}"`);
   t.not(normalSize('XS'), normalSize('XXS'));
@@ -33,4 +36,6 @@ t.test('a variant is in the size its size option or its label says', async (t) =
   t.ok(variantHasSize({ label: 'Black / XLarge', options: [{ name: 'Colour', value: 'Black' }, { name: 'Size', value: 'XLarge' }] }, 'xl'));
   t.notOk(variantHasSize({ label: 'Black / L', options: [{ name: 'Colour', value: 'Black' }, { name: 'Size', value: 'L' }] }, 'xl'));
   t.ok(variantHasSize({ label: '42 / 8.5 US', options: [] }, 'EU 42'), 'any part of a label may be the size');
+  t.ok(variantHasSize({ label: 'One Size', options: [{ name: 'Size', value: 'One Size' }] }, 'OS'), 'a shopper who says OS finds a variant written One Size');
+  t.ok(variantHasSize({ label: 'OS', options: [{ name: 'Size', value: 'OS' }] }, 'one size'), 'and the other way round');
 });
