@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { COLOR_FAMILIES, FITS, GENDERS, MATERIALS, PATTERNS, SLOTS } from '../../domain/catalogue/vocabulary.js';
 import { MARKET_FALLBACKS } from '../../domain/pricing/index.js';
 import { STORE_MESSAGE, storeSchema } from '../../domain/store-scope.js';
-import { searchCatalogue, type SearchDeps, type SearchResponse } from '../../projections/queries/search/index.js';
-import { searchAnswerText } from './answer-text.js';
+import { searchCatalogue, type SearchDeps } from '../../projections/queries/search/index.js';
+import { searchAnswerBytes } from './answer-text.js';
 import { zodRoutes } from '../plugins/validation.js';
 import { callerOf, commandMeta, type RouteContext } from './context.js';
 import type { ImageLinks } from '../../domain/item/image-links.js';
@@ -118,11 +118,11 @@ export const searchRoutes = (context: SearchContext & ImageLinks) => (app: Fasti
       // about 4% of a search's CPU (bench/search.ts profile, 2026-11-27) to re-check bodies the
       // projector prepared and typed code assembled. The tests parse the answers they get with
       // `searchResponse` and require them unchanged by it, so a field out of shape or one too many
-      // fails there instead. The text is written with each shown product's stored fields written
-      // once (answer-text.ts): it is what JSON.stringify of the answer with its photos linked gives.
-      serializerCompiler: () => (data) => searchAnswerText(data as SearchResponse, context.baseUrl),
+      // fails there instead. The answer goes out as bytes made with each shown product's stored
+      // fields encoded once (answer-text.ts), so no serializer runs: they are what JSON.stringify
+      // of the answer with its photos linked gives.
     },
-    async (request) => {
+    async (request, reply) => {
       const { query, limit, datasetIds, store, country, filters, sessionId } = request.body;
       const found = await searchCatalogue(
         { db: context.db, ...context.search },
@@ -144,8 +144,10 @@ export const searchRoutes = (context: SearchContext & ImageLinks) => (app: Fasti
           .recordSearchResults({ sessionId, organizationId: caller.organizationId, demo: caller.demo, shown }, commandMeta(request))
           .catch((error: unknown) => context.onSessionRecordError?.(error));
       }
-      // Its photos are linked as the answer is written (the serializer above), not here.
-      return found as unknown as z.infer<typeof searchResponse>;
+      // Its photos are linked as the answer is written. The bytes are the JSON of the response
+      // schema's shape, which the type provider knows only as an object.
+      const bytes = searchAnswerBytes(found, context.baseUrl) as unknown as z.infer<typeof searchResponse>;
+      return reply.type('application/json; charset=utf-8').send(bytes);
     },
   );
 };

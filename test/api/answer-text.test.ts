@@ -1,8 +1,8 @@
-// POST /v1/search writes its answer from text kept per stored body (api/routes/answer-text.ts).
+// POST /v1/search writes its answer from bytes kept per stored body (api/routes/answer-text.ts).
 // Whatever was kept, the shopper gets what JSON.stringify of the answer with its photos linked
 // says: each search's own offer and score, the stored fields as they are now, every photo linked.
 import t from 'tap';
-import { searchAnswerText } from '../../api/routes/answer-text.js';
+import { searchAnswerBytes } from '../../api/routes/answer-text.js';
 import { linkItem } from '../../domain/item/image-links.js';
 import type { AnswerBody } from '../../domain/item/record.js';
 import type { PricedProduct } from '../../domain/pricing/index.js';
@@ -58,6 +58,9 @@ const answerOf = (bodies: AnswerBody[], offers: PricedProduct[], scores: number[
   results: bodies.map((b, i): SearchResult => ({ itemId: `item-${i}`, datasetId: 'dataset-1', score: scores[i]!, metadata: b.metadata, product: marketProduct(b, offers[i]!) })),
   market: { country: 'US', currency: 'USD', exact: true },
 });
+
+/** The answer's bytes as the shopper's client reads them. */
+const searchAnswerText = (answer: SearchResponse, baseUrl: string): string => searchAnswerBytes(answer, baseUrl).toString('utf8');
 
 /** What the route wrote before: the answer with its photos linked, through JSON.stringify. */
 const asBefore = (answer: SearchResponse, baseUrl: string) => JSON.parse(JSON.stringify({ ...answer, results: answer.results.map((r) => linkItem(r, baseUrl)) }));
