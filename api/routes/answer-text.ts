@@ -1,14 +1,15 @@
-// POST /v1/search's answer as JSON text, what every answer showing a product repeats written once.
+// POST /v1/search's answer as JSON bytes, what every answer showing a product repeats encoded once.
 // A product's stored fields (name, description, photos linked to the image route, …), its labels
 // and, in its stored market, its variants are the same in every answer that shows it; the rest of
 // its offer in the shopper's market (price, currency, stock and sale fields) and its score are the
 // search's own. The search memory holds each stored body and variant list parsed and deep-frozen,
-// shared by the searches that show it: their text is kept beside them (WeakMaps: it goes when they
-// go) and spliced with the search's own. Only what is frozen all the way down is kept; anything
-// else (a body read from the read model, a market's own variants) is written each time, and so is
-// a product whose stored fields are not the frozen body's own. Measured: JSON.stringify of the
-// linked answer (48 KB) was 8% of a search's CPU at 10,000 items (bench/search.ts profile,
-// 2026-11-28); written so, an answer takes half the time (docs/performance.md).
+// shared by the searches that show them: their JSON bytes are kept beside them (WeakMaps: they go
+// when those go) and joined with the search's own. Only what is frozen all the way down is kept;
+// anything else (a body read from the read model, a market's own variants) is written each time,
+// and so is a product whose stored fields are not the frozen body's own. Measured: JSON.stringify
+// of the linked answer (48 KB) was 8% of a search's CPU at 10,000 items and encoding it for the
+// socket 2.5% more (bench/search.ts profile, 2026-11-28); written so, an answer takes well under
+// half the time (docs/performance.md).
 import { withImageUrls } from '../../domain/item/image-links.js';
 import type { PricedProduct } from '../../domain/pricing/index.js';
 import { storedProductOf, type MarketProductBody } from '../../projections/queries/products.js';
