@@ -21,7 +21,7 @@ export const marketProduct = (body: AnswerBody, offer: PricedProduct): MarketPro
 
 /**
  * The stored product a market product was made from: the body the search memory holds, shared and
- * frozen, so the search route writes its fields' JSON once and not in every answer (api/routes/answer-text.ts).
+ * frozen, so the search route encodes its fields' JSON once and not in every answer (api/routes/answer-text.ts).
  */
 export const storedProductOf = (product: MarketProductBody): AnswerBody['product'] | undefined => storedProducts.get(product);
 const storedProducts = new WeakMap<object, AnswerBody['product']>();
