@@ -39,10 +39,8 @@ const OFFER_FIELDS: ReadonlySet<string> = new Set(Object.keys(offerFields));
 /** A stored product's own fields, linked, as JSON bytes without the closing brace. */
 interface StoredBytes {
   baseUrl: string;
+  /** `{` and the fields, if any (then a comma goes before the next). */
   open: Buffer;
-  /** Whether `open` holds a field (a comma goes before the next). */
-  filled: boolean;
-  fields: readonly string[];
   own: ReadonlySet<string>;
 }
 
@@ -131,7 +129,7 @@ function writeProduct(out: Chunks, product: MarketProductBody, baseUrl: string):
   const prepared = stored ? preparedStored(stored, baseUrl) : null;
   const fields = product as unknown as Record<string, unknown>;
   // Every stored field must be the frozen body's own: then the bytes kept say what this product says.
-  if (!prepared || !prepared.fields.every((field) => fields[field] === stored![field])) return out.text(JSON.stringify(withImageUrls(product, baseUrl)));
+  if (!prepared || !sameStoredFields(prepared.own, fields, stored!)) return out.text(JSON.stringify(withImageUrls(product, baseUrl)));
   // The offer's own fields; the stored variants it keeps (its market is the stored one) are frozen too.
   const offer: Record<string, unknown> = {};
   const kept: Array<[string, object]> = [];
@@ -142,7 +140,7 @@ function writeProduct(out: Chunks, product: MarketProductBody, baseUrl: string):
     else offer[field] = value;
   }
   out.buffer(prepared.open);
-  let filled = prepared.filled;
+  let filled = prepared.open.length > 1;
   const more = JSON.stringify(offer);
   if (more !== '{}') {
     out.text(`${filled ? ',' : ''}${more.slice(1, -1)}`);
@@ -156,6 +154,11 @@ function writeProduct(out: Chunks, product: MarketProductBody, baseUrl: string):
   out.text('}');
 }
 
+function sameStoredFields(own: ReadonlySet<string>, product: Record<string, unknown>, stored: Record<string, unknown>): boolean {
+  for (const field of own) if (product[field] !== stored[field]) return false;
+  return true;
+}
+
 /** The stored product's own fields as bytes, when it is deep-frozen (else null: written whole each time). */
 function preparedStored(stored: object, baseUrl: string): StoredBytes | null {
   const held = storedBytes.get(stored);
@@ -164,9 +167,7 @@ function preparedStored(stored: object, baseUrl: string): StoredBytes | null {
   const own: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(stored)) if (!OFFER_FIELDS.has(field) && value !== undefined) own[field] = value;
   const linked = 'assets' in own ? withImageUrls(own as Parameters<typeof withImageUrls>[0], baseUrl) : own;
-  const fields = Object.keys(own);
-  const text = JSON.stringify(linked);
-  const prepared = { baseUrl, open: Buffer.from(text.slice(0, -1)), filled: text !== '{}', fields, own: new Set(fields) };
+  const prepared = { baseUrl, open: Buffer.from(JSON.stringify(linked).slice(0, -1)), own: new Set(Object.keys(own)) };
   storedBytes.set(stored, prepared);
   return prepared;
 }

@@ -100,7 +100,10 @@ t.test('a search result carries every field of document 3 §3 and document 1', a
 
   // The route does not check its answer per request: the answers are held to the schema here.
   for (const query of ['red dress', 'blue linen midi dress', 'shirt', 'gift']) {
-    const answer = (await search({ query, country: 'DE' })).json();
+    const response = await search({ query, country: 'DE' });
+    // Sent as bytes the route wrote itself: still JSON to the shopper's browser, never cached or sniffed.
+    t.match(response.headers, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }, `"${query}": JSON`);
+    const answer = response.json();
     t.same(searchResponse.parse(answer), answer, `"${query}": the answer is the response schema's shape, not a field more or less`);
   }
 });
