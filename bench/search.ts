@@ -351,7 +351,7 @@ function printTable(header: string, rows: SizeResult[]): void {
     }
     if (r.balanced && 'skipped' in r.balanced) console.log(`nginx rows at ${r.items}: skipped, ${r.balanced.skipped}`);
   }
-  console.log('\nVector index (one HNSW graph over the whole catalogue, usearch f16, M 16, ef 256) against an exact scan, the shopper queries\' embeddings:');
+  console.log('\nVector index (one HNSW graph over the whole catalogue, usearch i8, M 16, ef 256) against an exact scan, the shopper queries\' embeddings:');
   console.log('| Items | Vectors × dims | Build s | Memory MB (estimate / RSS growth) | recall@10 | recall@120 | Query ms HNSW / exact scan |');
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {

@@ -30,7 +30,7 @@ import { DatasetMemory, type HeldValues, type MemoryDoc, type WordLexemes } from
 import { Lexicon } from './search-memory/lexicon.js';
 import { buildDataset, restoreDataset } from './search-memory/load.js';
 import { applyRow, readChanges, readDatasetStatus, readTexts } from './search-memory/rows.js';
-import { encodeSnapshot, snapshotKey } from './search-memory/snapshot.js';
+import { earlierSnapshotKeys, encodeSnapshot, snapshotKey } from './search-memory/snapshot.js';
 
 export { byItemId, DatasetMemory, type AttributeTest, type HeldValues, type DocFields, type MemoryDoc, type Postings, type WordLexemes } from './search-memory/dataset.js';
 export { Lexicon, parseDocument, quotedLexemes } from './search-memory/lexicon.js';
@@ -124,6 +124,8 @@ export class SearchMemory {
   private readonly reloading = new Set<string>();
   /** Copies on their way to the object store, by dataset (one at a time each); close() waits for them. */
   private readonly saves = new Map<string, Promise<void>>();
+  /** The datasets whose earlier-format copies this process has deleted (forgotten with the dataset). */
+  private readonly earlierCleared = new Set<string>();
   private readonly toldTooLarge = new Set<string>();
   /** Datasets dropped for the budget within RELOADED_WITHIN_MS of their load, since the last warning. */
   private droppedSoon = 0;
@@ -305,7 +307,12 @@ export class SearchMemory {
         if (event.type !== 'DatasetDeleted' || deleted) return;
         // Its saved copy goes too (an archived one's stays: activated again, it loads from it).
         deleted = true;
-        this.options.snapshots?.delete(snapshotKey(datasetId)).catch((error: unknown) => this.options.log?.warn({ err: error, datasetId }, 'a deleted dataset’s saved search memory could not be deleted'));
+        const store = this.options.snapshots;
+        if (store) {
+          Promise.all([snapshotKey(datasetId), ...earlierSnapshotKeys(datasetId)].map((key) => store.delete(key))).catch((error: unknown) =>
+            this.options.log?.warn({ err: error, datasetId }, 'a deleted dataset’s saved search memory could not be deleted'),
+          );
+        }
       };
     }
     if (event.type === 'OrganizationDeleted' && typeof organizationId === 'string') {
@@ -321,6 +328,7 @@ export class SearchMemory {
     const entry = this.datasets.get(datasetId);
     if (!entry) return;
     this.datasets.delete(datasetId);
+    this.earlierCleared.delete(datasetId);
     this.options.log?.debug?.({ datasetId, reason, items: entry.memory.docs.size }, 'search memory dropped a dataset');
   }
 
@@ -486,6 +494,11 @@ export class SearchMemory {
         const encoding = encodeSnapshot(entry.datasetId, entry.cursor, entry.memory, this.lexicon);
         entry.changesSinceSaved = 0;
         await store.put(snapshotKey(entry.datasetId), await encoding, { contentType: 'application/octet-stream' });
+        // A copy of an earlier format is never read again: gone once this process saved its own.
+        if (!this.earlierCleared.has(entry.datasetId)) {
+          await Promise.all(earlierSnapshotKeys(entry.datasetId).map((key) => store.delete(key)));
+          this.earlierCleared.add(entry.datasetId);
+        }
       })
       .catch((error: unknown) => this.options.log?.warn({ err: error, datasetId: entry.datasetId }, 'search memory could not save a dataset'))
       .finally(() => this.saves.delete(entry.datasetId));

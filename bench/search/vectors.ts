@@ -12,7 +12,7 @@ export interface VectorIndexReport {
   vectors: number;
   dimensions: number;
   buildSeconds: number;
-  /** The adapter's own estimate: vectors (f16) plus graph links. */
+  /** The adapter's own estimate: vectors (i8) plus graph links. */
   estimatedMB: number;
   /** Process RSS before and after the build; noisy (garbage, allocator), read it as a bound. */
   rssDeltaMB: number;

@@ -20,11 +20,15 @@ import { restoreHnswIndex, type VectorIndex, type VectorIndexImage } from '../..
 import type { DatasetMemory, SavedDocs } from './dataset.js';
 import type { Lexicon } from './lexicon.js';
 
-const FORMAT = 1;
+/** 2: the graph's vectors as i8 (format 1 held f16; a copy of it is not read, the dataset is built and saved again). */
+const FORMAT = 2;
 const MAGIC = Buffer.from('STYLMEM1');
 const HASH_BYTES = 32;
 
-export const snapshotKey = (datasetId: string): string => `search-memory/v${FORMAT}/${datasetId}.bin`;
+const keyOf = (format: number, datasetId: string): string => `search-memory/v${format}/${datasetId}.bin`;
+export const snapshotKey = (datasetId: string): string => keyOf(FORMAT, datasetId);
+/** Where earlier formats saved the dataset: no process of this one reads them, so they are deleted once its own copy is saved. */
+export const earlierSnapshotKeys = (datasetId: string): string[] => Array.from({ length: FORMAT - 1 }, (_, i) => keyOf(i + 1, datasetId));
 
 export class UnreadableSnapshot extends Error {
   override name = 'UnreadableSnapshot';

@@ -10,7 +10,7 @@ import { openFileObjectStore } from '../../infra/objects/files.js';
 import type { ObjectStore } from '../../infra/objects/port.js';
 import { searchCatalogue, type SearchFilters } from '../../projections/queries/search/index.js';
 import { SearchMemory, type SearchMemoryOptions } from '../../projections/search-memory.js';
-import { encodeSnapshot, snapshotKey } from '../../projections/search-memory/snapshot.js';
+import { earlierSnapshotKeys, encodeSnapshot, snapshotKey } from '../../projections/search-memory/snapshot.js';
 import { product, variant } from '../support/items.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/until.js';
@@ -206,6 +206,8 @@ t.test('an archived or deleted dataset leaves the service’s search memory at o
   t.ok([archived, deleted, kept].every((id) => held(memory).includes(id)), 'all three held after a search');
   const objects = w.service.platform.objects;
   await until('the deleted dataset’s saved copy', () => objects.head(snapshotKey(deleted)), (info) => info !== null);
+  // As an earlier release of the service left it, after this process cleared the earlier formats.
+  for (const key of earlierSnapshotKeys(deleted)) await objects.put(key, Buffer.from('an earlier format'));
 
   t.equal((await w.call('PATCH', `/v1/datasets/${archived}/archive`)).statusCode, 200);
   t.equal((await w.call('DELETE', `/v1/datasets/${deleted}`)).statusCode, 200);
@@ -213,6 +215,7 @@ t.test('an archived or deleted dataset leaves the service’s search memory at o
   await until('the archived and deleted datasets dropped', async () => held(memory), (ids) => !ids.includes(archived) && !ids.includes(deleted));
   t.ok(held(memory).includes(kept), 'the others stay');
   await until('the deleted dataset’s saved copy deleted', () => objects.head(snapshotKey(deleted)), (info) => info === null);
+  for (const key of earlierSnapshotKeys(deleted)) await until(`its copy of an earlier format (${key}) deleted`, () => objects.head(key), (info) => info === null);
   t.ok(await objects.head(snapshotKey(archived)), 'an archived dataset’s copy stays, for when it is activated again');
 
   // Activated again, it loads on its next search and answers as before.
@@ -220,6 +223,27 @@ t.test('an archived or deleted dataset leaves the service’s search memory at o
   const fresh = memoryOf(t, w);
   t.same(await answers(w, memory, archived), await answers(w, fresh, archived));
   t.ok(held(memory).includes(archived));
+});
+
+t.test('a copy of an earlier format is never read, and is deleted once the dataset’s own copy is saved', async (t) => {
+  const w = await setUp();
+  const datasetId = await w.dataset('Formats', [...DRESSES, ...BOOTS]);
+  const store = await snapshotStore(t);
+  const earlier = earlierSnapshotKeys(datasetId);
+  t.ok(earlier.length > 0, 'this format follows others');
+  // A good copy of this very dataset but for its place: read, the dataset would load from it.
+  const other = memoryOf(t, w);
+  await answers(w, other, datasetId);
+  const [held] = await other.ready([datasetId], null);
+  const copy = await encodeSnapshot(datasetId, 0n, held!, other.lexicon);
+  for (const key of earlier) await store.put(key, copy);
+
+  const memory = memoryOf(t, w, { snapshots: store });
+  t.same(await answers(w, memory, datasetId), await answers(w, other, datasetId), 'it answers as built');
+  t.match(memory.loads[0], { how: 'built' }, 'built: no copy of its own format');
+  t.notOk(memory.loads[0]!.distrusted, 'nor was anything distrusted: the earlier copies were not read');
+  await until('its own copy saved', () => store.head(snapshotKey(datasetId)), (info) => info !== null);
+  for (const key of earlier) await until(`the earlier copy ${key} deleted`, () => store.head(key), (info) => info === null);
 });
 
 t.test('a saved copy is used when good, caught up when stale, and not trusted when damaged or wrong', async (t) => {
