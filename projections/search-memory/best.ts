@@ -191,7 +191,7 @@ export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly str
   if (!words.length || !labelledCount) return { docs: [], keys: [] };
   const isLabelled = memory.labelledTest(labelKeys);
   const { bySlot } = memory;
-  const tally = new WordTally(bySlot.length);
+  const tally = WordTally.take(bySlot.length);
   // Word by word, so each doc's weights add up in the words' order, as WordQuery.key adds them.
   for (let w = 0; w < words.length; w++) {
     const bit = 1 << w;
@@ -219,7 +219,9 @@ export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly str
     }
   }
   const accepted = tally.touched.filter((slot) => tally.rank[slot]! > 0 && verdicts.acceptsSlot(slot));
-  return keepBestSlots(memory, accepted, Float64Array.from(accepted, (slot) => tally.rank[slot]!), k);
+  const keys = Float64Array.from(accepted, (slot) => tally.rank[slot]!);
+  tally.done();
+  return keepBestSlots(memory, accepted, keys, k);
 }
 
 /** The best `k` current docs passing `verdicts` that meet any of the tests, by the summed weight of those met (or more, as above). */
@@ -257,7 +259,7 @@ const entries = (lists: ReadonlyArray<readonly MemoryDoc[]>): number => lists.re
  * judged. The `k` best (and any tied with the k-th) are returned.
  */
 function wholeByWords(memory: DatasetMemory, lists: ReadonlyArray<readonly Postings[]>, cover: number, verdicts: Verdicts, k: number): Best {
-  const tally = new WordTally(memory.bySlot.length);
+  const tally = WordTally.take(memory.bySlot.length);
   for (let w = 0; w < lists.length; w++) {
     const bit = 1 << w;
     for (const { slots, weights, length } of lists[w]!) {
@@ -267,21 +269,54 @@ function wholeByWords(memory: DatasetMemory, lists: ReadonlyArray<readonly Posti
       }
     }
   }
-  const { touched, found, rank } = tally;
+  const { found, rank } = tally;
+  const touched = tally.touched;
   const keys = new Float64Array(touched.length);
   for (let i = 0; i < touched.length; i++) keys[i] = popcount(found[touched[i]!]!) * cover + rank[touched[i]!]!;
+  tally.done();
   return keepBestSlots(memory, touched, keys, k);
 }
 
-/** Per slot, which of a query's words or tests (bits) were met and their weights summed; the slots met, in the order met. */
+/**
+ * Per slot, which of a query's words or tests (bits) were met and their weights summed; the slots
+ * met, in the order met. Taken with `WordTally.take` and given back with `done` once read: its two
+ * arrays are 12 bytes a slot of the dataset, and made new for every leg of every search they were
+ * 3% of a search's CPU at 100,000 items, most of it zero-filling half a megabyte, and a part of the
+ * 6% spent collecting garbage (docs/performance.md). One is kept between searches, as long as the
+ * largest dataset searched, and cleared slot by slot where it was written. Legs are synchronous, so
+ * a second is taken only if one is not given back (an exception): it is then made new.
+ */
 class WordTally {
-  readonly found: Uint32Array;
-  readonly rank: Float64Array;
-  readonly touched: number[] = [];
-  constructor(slots: number) {
+  found: Uint32Array;
+  rank: Float64Array;
+  /** The caller's to keep after `done`: the kept tally starts a list of its own. */
+  touched: number[] = [];
+  private static spare: WordTally | null = null;
+
+  private constructor(slots: number) {
     this.found = new Uint32Array(slots);
     this.rank = new Float64Array(slots);
   }
+
+  /** A tally of `slots` slots, all unmet. */
+  static take(slots: number): WordTally {
+    const spare = WordTally.spare;
+    WordTally.spare = null;
+    if (spare && spare.found.length >= slots) return spare;
+    return new WordTally(Math.max(slots, spare?.found.length ?? 0));
+  }
+
+  /** Clears what was written and keeps it for the next leg; only `touched`, as it was, may be read after. */
+  done(): void {
+    const { found, rank, touched } = this;
+    for (let i = 0; i < touched.length; i++) {
+      found[touched[i]!] = 0;
+      rank[touched[i]!] = 0;
+    }
+    this.touched = [];
+    WordTally.spare = this;
+  }
+
   has(slot: number, bit: number): boolean {
     return (this.found[slot]! & bit) !== 0;
   }
@@ -349,7 +384,7 @@ export function kthLargest(values: Float64Array, n: number, k: number): number {
 /** Every doc of every test's lists read, each test counted once a doc, judged by slot on the columns. */
 function wholeByAttributes(memory: DatasetMemory, tests: readonly AttributeTest[], verdicts: Verdicts, k: number): Best {
   // A test's bit for each doc that meets it, and the weights earned summed: as the words' whole read tallies them.
-  const tally = new WordTally(memory.bySlot.length);
+  const tally = WordTally.take(memory.bySlot.length);
   tests.forEach((test, t) => {
     const bit = 1 << t;
     // The keys that earn most first: a doc meeting several earns the first it meets.
@@ -359,8 +394,10 @@ function wholeByAttributes(memory: DatasetMemory, tests: readonly AttributeTest[
       for (const slot of memory.labelSlots(test.keys[i]!)) if (!tally.has(slot, bit) && verdicts.acceptsSlot(slot)) tally.add(slot, bit, weight);
     }
   });
-  const { touched, rank } = tally;
-  return keepBestSlots(memory, touched, Float64Array.from(touched, (slot) => rank[slot]!), k);
+  const touched = tally.touched;
+  const keys = Float64Array.from(touched, (slot) => tally.rank[slot]!);
+  tally.done();
+  return keepBestSlots(memory, touched, keys, k);
 }
 
 function popcount(n: number): number {
