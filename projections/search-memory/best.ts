@@ -218,10 +218,23 @@ export function labelledWithWords(memory: DatasetMemory, labelKeys: readonly str
       }
     }
   }
-  const accepted = tally.touched.filter((slot) => tally.rank[slot]! > 0 && verdicts.acceptsSlot(slot));
-  const keys = Float64Array.from(accepted, (slot) => tally.rank[slot]!);
-  tally.done();
-  return keepBestSlots(memory, accepted, keys, k);
+  // The docs that earned something and pass, moved to the front of the slots met, each slot
+  // cleared as it is read: the tally is given back clear without a second pass.
+  const { met, found, rank, keys } = tally;
+  let accepted = 0;
+  for (let i = 0; i < tally.count; i++) {
+    const slot = met[i]!;
+    const earned = rank[slot]!;
+    found[slot] = 0;
+    rank[slot] = 0;
+    if (earned > 0 && verdicts.acceptsSlot(slot)) {
+      met[accepted] = slot;
+      keys[accepted++] = earned;
+    }
+  }
+  const best = keepBestSlots(memory, met, keys, accepted, k);
+  tally.giveBack();
+  return best;
 }
 
 /** The best `k` current docs passing `verdicts` that meet any of the tests, by the summed weight of those met (or more, as above). */
@@ -269,33 +282,37 @@ function wholeByWords(memory: DatasetMemory, lists: ReadonlyArray<readonly Posti
       }
     }
   }
-  const { found, rank } = tally;
-  const touched = tally.touched;
-  const keys = new Float64Array(touched.length);
-  for (let i = 0; i < touched.length; i++) keys[i] = popcount(found[touched[i]!]!) * cover + rank[touched[i]!]!;
-  tally.done();
-  return keepBestSlots(memory, touched, keys, k);
+  const { met, found, rank, keys, count } = tally;
+  for (let i = 0; i < count; i++) keys[i] = popcount(found[met[i]!]!) * cover + rank[met[i]!]!;
+  const best = keepBestSlots(memory, met, keys, count, k);
+  tally.clear();
+  return best;
 }
 
 /**
  * Per slot, which of a query's words or tests (bits) were met and their weights summed; the slots
- * met, in the order met. Taken with `WordTally.take` and given back with `done` once read: its two
- * arrays are 12 bytes a slot of the dataset, and made new for every leg of every search they were
- * 3% of a search's CPU at 100,000 items, most of it zero-filling half a megabyte, and a part of the
- * 6% spent collecting garbage (docs/performance.md). One is kept between searches, as long as the
- * largest dataset searched, and cleared slot by slot where it was written. Legs are synchronous, so
- * a second is taken only if one is not given back (an exception): it is then made new.
+ * met, in the order met (the first `count` of `met`); and room for the caller's key of each
+ * (`keys`). Taken with `WordTally.take` and given back clear (`clear`, or `giveBack` by a caller
+ * that cleared what it read): 24 bytes a slot of the dataset, and made new for every leg of every
+ * search such arrays were 3% of a search's CPU at 100,000 items, most of it zero-filling half a
+ * megabyte, and a part of the 6% spent collecting garbage, as were the lists of slots met, grown
+ * by doubling (docs/performance.md). One is kept between searches, as long as the largest dataset
+ * searched, and cleared slot by slot where it was written. Legs are synchronous, so a second is
+ * taken only if one is not given back (an exception): it is then made new.
  */
 class WordTally {
-  found: Uint32Array;
-  rank: Float64Array;
-  /** The caller's to keep after `done`: the kept tally starts a list of its own. */
-  touched: number[] = [];
+  readonly found: Uint32Array;
+  readonly rank: Float64Array;
+  readonly met: Uint32Array;
+  readonly keys: Float64Array;
+  count = 0;
   private static spare: WordTally | null = null;
 
   private constructor(slots: number) {
     this.found = new Uint32Array(slots);
     this.rank = new Float64Array(slots);
+    this.met = new Uint32Array(slots);
+    this.keys = new Float64Array(slots);
   }
 
   /** A tally of `slots` slots, all unmet. */
@@ -306,14 +323,19 @@ class WordTally {
     return new WordTally(Math.max(slots, spare?.found.length ?? 0));
   }
 
-  /** Clears what was written and keeps it for the next leg; only `touched`, as it was, may be read after. */
-  done(): void {
-    const { found, rank, touched } = this;
-    for (let i = 0; i < touched.length; i++) {
-      found[touched[i]!] = 0;
-      rank[touched[i]!] = 0;
+  /** Clears the slots met and gives it back; none of it is to be read after. */
+  clear(): void {
+    const { found, rank, met } = this;
+    for (let i = 0; i < this.count; i++) {
+      found[met[i]!] = 0;
+      rank[met[i]!] = 0;
     }
-    this.touched = [];
+    this.giveBack();
+  }
+
+  /** Gives it back, its slots already cleared by the caller. */
+  giveBack(): void {
+    this.count = 0;
     WordTally.spare = this;
   }
 
@@ -322,31 +344,26 @@ class WordTally {
   }
   add(slot: number, bit: number, weight: number): void {
     const had = this.found[slot]!;
-    if (had === 0) this.touched.push(slot);
+    if (had === 0) this.met[this.count++] = slot;
     this.found[slot] = had | bit;
     this.rank[slot]! += weight;
   }
 }
 
-/** `keepBest` of slots, as their docs. */
-function keepBestSlots(memory: DatasetMemory, slots: readonly number[], keys: Float64Array, k: number): Best {
-  const kept = keepBest(slots, keys, k);
-  return { docs: kept.items.map((slot) => memory.bySlot[slot]!), keys: kept.keys };
-}
-
 /**
- * The `k` best of `items` by `keys` (same order), and every one tied with the k-th: a leg's
- * gathering keeps its best of all datasets from these, so a dataset need hand on no more.
+ * The `k` best of the first `n` slots by `keys` (same order), as their docs, and every one tied
+ * with the k-th: a leg's gathering keeps its best of all datasets from these, so a dataset need
+ * hand on no more.
  */
-function keepBest<T>(items: readonly T[], keys: Float64Array, k: number): { items: T[]; keys: number[] } {
-  const threshold = items.length > k ? kthLargest(keys, items.length, k) : -Infinity;
-  const kept = { items: [] as T[], keys: [] as number[] };
-  for (let i = 0; i < items.length; i++) {
+function keepBestSlots(memory: DatasetMemory, slots: ArrayLike<number>, keys: Float64Array, n: number, k: number): Best {
+  const threshold = n > k ? kthLargest(keys, n, k) : -Infinity;
+  const best: Best = { docs: [], keys: [] };
+  for (let i = 0; i < n; i++) {
     if (keys[i]! < threshold) continue;
-    kept.items.push(items[i]!);
-    kept.keys.push(keys[i]!);
+    best.docs.push(memory.bySlot[slots[i]!]!);
+    best.keys.push(keys[i]!);
   }
-  return kept;
+  return best;
 }
 
 /** The `k`-th largest of the first `n` of `values` (k ≥ 1), in one pass through a min-heap of the k largest seen. */
@@ -394,10 +411,11 @@ function wholeByAttributes(memory: DatasetMemory, tests: readonly AttributeTest[
       for (const slot of memory.labelSlots(test.keys[i]!)) if (!tally.has(slot, bit) && verdicts.acceptsSlot(slot)) tally.add(slot, bit, weight);
     }
   });
-  const touched = tally.touched;
-  const keys = Float64Array.from(touched, (slot) => tally.rank[slot]!);
-  tally.done();
-  return keepBestSlots(memory, touched, keys, k);
+  const { met, rank, keys, count } = tally;
+  for (let i = 0; i < count; i++) keys[i] = rank[met[i]!]!;
+  const best = keepBestSlots(memory, met, keys, count, k);
+  tally.clear();
+  return best;
 }
 
 function popcount(n: number): number {
