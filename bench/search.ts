@@ -13,8 +13,9 @@
 //   - load: `BENCH_CLIENTS` (8) clients in a process of their own (bench/search/load.ts),
 //     keep-alive, `BENCH_WARMUP_SECONDS` of warm-up then `BENCH_SECONDS` measured: p50, p95, p99,
 //     requests/s. Goal at 100,000 items: p50 ≤ 10 ms, p95 ≤ 25 ms.
-//   - the same load again with a second API process (`stylist serve --role api`, same database)
-//     beside this one, the clients split between the two, then through nginx (deploy/nginx.conf's
+//   - the same load again with a second API process (`stylist serve --role api`, same database
+//     and object store, its search memory restored from this one's saved copies and warmed by one
+//     pass of the requests) beside this one, the clients split between the two, then through nginx (deploy/nginx.conf's
 //     proxy settings, when nginx is installed) in front of this process alone and of both
 //     (BENCH_TWO_APIS=0 skips these);
 //   - the baseline: the same clients on `GET /healthz`, the bare server in the same run;
@@ -44,7 +45,7 @@ import { DEFAULT_URL } from './eventstore.js';
 import { FEED_STORES, FEEDS_DIR, missingFeeds, readFeed } from './search-quality/feeds.js';
 import { FEEDS, JUDGED_QUERIES } from './search-quality/queries.js';
 import { catalogueProduct, type ShopifyProduct } from './search/catalogue.js';
-import { search, SearchRouteMissing } from './search/client.js';
+import { search, SearchRouteMissing, type SearchBody } from './search/client.js';
 import { runLoad, type LoadResult } from './search/load.js';
 import { queryMix } from './search/mix.js';
 import { startNginx } from '../test/support/nginx.js';
@@ -279,13 +280,23 @@ async function loadOverTwoApis(
     console.error('  two API processes: skipped, the bench database has no URL another process can open');
     return { loadTwo: null, balanced: null };
   }
-  const dataDir = path.join(workDir, 'api-2');
-  await mkdir(dataDir, { recursive: true });
-  const second = await startWorkerProcess('api-2', 'api', { DATABASE_URL: service.backend.url, STYLIST_SECRET: 's'.repeat(40), DATA_DIR: dataDir, SEARCH_MEMORY_MB: BENCH_SEARCH_MEMORY_MB });
+  // The same DATA_DIR, so the same object store, as replicas share theirs in production: the second
+  // process restores each dataset from the copy this one saved, as a replica added to a fleet does.
+  // With an object store of its own it built 100,000 items from the read model and saved copies
+  // of its own while the load ran, and the rows measured that instead of the second process.
+  const second = await startWorkerProcess('api-2', 'api', { DATABASE_URL: service.backend.url, STYLIST_SECRET: 's'.repeat(40), DATA_DIR: service.dataDir, SEARCH_MEMORY_MB: BENCH_SEARCH_MEMORY_MB });
   try {
     const there = second.url;
     if (!there) throw new Error(`the second API process did not say where it listens: ${second.tail.slice(-5).join(' | ')}`);
     await search(there, service.publicKey, { query: 'dress' });
+    // Restored, it holds no variants or answer bodies yet: each is read from the read model the
+    // first time a search prices or shows it. This process had the phases before to read them; the
+    // second has one pass of the mix, as a replica's first minutes of traffic would warm it.
+    const warmed = Date.now();
+    for (const body of config.bodies as SearchBody[]) await search(there, service.publicKey, body);
+    console.error(`  second API process: warmed by one pass of the ${(config.bodies as SearchBody[]).length} requests in ${round1((Date.now() - warmed) / 1000)} s`);
+    const ready = (await (await fetch(`${there}/readyz`)).json().catch(() => null)) as { searchMemory?: { restored?: number; built?: number; items?: number } } | null;
+    console.error(`  second API process: search memory ${JSON.stringify(ready?.searchMemory ? { items: ready.searchMemory.items, restored: ready.searchMemory.restored, built: ready.searchMemory.built } : null)}`);
     const configFile = path.join(workDir, 'load-two.json');
     await writeFile(configFile, JSON.stringify({ ...config, moreBaseUrls: [there] }));
     const loadTwo = await runLoad(configFile);

@@ -81,7 +81,7 @@ export async function startAgentBenchService(natsUrl: string): Promise<AgentBenc
       agentWorkers.push(worker);
       return worker;
     };
-    return { backend, platform, baseUrl, ...organization, close, natsUrl, natsPrefix, agentWorkers, startAgentWorker };
+    return { backend, platform, baseUrl, dataDir, ...organization, close, natsUrl, natsPrefix, agentWorkers, startAgentWorker };
   } catch (error) {
     await close();
     throw error;

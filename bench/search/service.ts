@@ -23,6 +23,8 @@ export interface SearchBenchService {
   platform: Platform;
   /** http://127.0.0.1:PORT */
   baseUrl: string;
+  /** Its DATA_DIR: the object store (files) where its search memory saves its copies. */
+  dataDir: string;
   privateKey: string;
   publicKey: string;
   organizationId: string;
@@ -79,7 +81,7 @@ export async function startSearchService(kind: BackendKind, roles: readonly stri
   };
   try {
     const organization = kept?.keys ? organizationCalls(platform, baseUrl, kept.keys) : await benchOrganization(platform, baseUrl, 'Search Bench');
-    return { backend, platform, baseUrl, ...organization, close };
+    return { backend, platform, baseUrl, dataDir, ...organization, close };
   } catch (error) {
     await close();
     throw error;
