@@ -124,8 +124,6 @@ export class SearchMemory {
   private readonly reloading = new Set<string>();
   /** Copies on their way to the object store, by dataset (one at a time each); close() waits for them. */
   private readonly saves = new Map<string, Promise<void>>();
-  /** The datasets whose earlier-format copies this process has deleted (forgotten with the dataset). */
-  private readonly earlierCleared = new Set<string>();
   private readonly toldTooLarge = new Set<string>();
   /** Datasets dropped for the budget within RELOADED_WITHIN_MS of their load, since the last warning. */
   private droppedSoon = 0;
@@ -328,7 +326,6 @@ export class SearchMemory {
     const entry = this.datasets.get(datasetId);
     if (!entry) return;
     this.datasets.delete(datasetId);
-    this.earlierCleared.delete(datasetId);
     this.options.log?.debug?.({ datasetId, reason, items: entry.memory.docs.size }, 'search memory dropped a dataset');
   }
 
@@ -494,11 +491,9 @@ export class SearchMemory {
         const encoding = encodeSnapshot(entry.datasetId, entry.cursor, entry.memory, this.lexicon);
         entry.changesSinceSaved = 0;
         await store.put(snapshotKey(entry.datasetId), await encoding, { contentType: 'application/octet-stream' });
-        // A copy of an earlier format is never read again: gone once this process saved its own.
-        if (!this.earlierCleared.has(entry.datasetId)) {
-          await Promise.all(earlierSnapshotKeys(entry.datasetId).map((key) => store.delete(key)));
-          this.earlierCleared.add(entry.datasetId);
-        }
+        // A copy of an earlier format is never read again: gone once this one is saved. Saves are
+        // rare (a build, then a tenth of the dataset changed), so no memory of it being done is kept.
+        await Promise.all(earlierSnapshotKeys(entry.datasetId).map((key) => store.delete(key)));
       })
       .catch((error: unknown) => this.options.log?.warn({ err: error, datasetId: entry.datasetId }, 'search memory could not save a dataset'))
       .finally(() => this.saves.delete(entry.datasetId));
