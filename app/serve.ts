@@ -14,6 +14,7 @@ import { ensureDataDir } from './data-dir.js';
 import { startupSummary } from './startup-summary.js';
 import { isProjectionRole, lanesOfRoles } from './projection-roles.js';
 import { webBundles } from '../infra/web/bundles.js';
+import { autovacuumOff, startUpkeep } from '../infra/db/upkeep.js';
 
 // `projections` runs both projection lanes; `projections-catalogue` and `projections-shopper` one
 // each (app/projection-roles.ts). The default (no --role) runs every role but these two, which
@@ -47,6 +48,17 @@ export async function serve(config: Config, roles: readonly Role[] = DEFAULT_ROL
   }
   cleanups.unshift(() => platform.close());
   if (platform.migrated.length) logger.info({ applied: platform.migrated }, 'read-model migrations applied');
+  // PGlite has no autovacuum: the embedded database vacuums and analyses itself (infra/db/upkeep.ts).
+  if (platform.database.kind === 'pglite') {
+    const upkeep = startUpkeep(platform.database.db, { log: logger });
+    // Before the database closes (cleanups run first to last; platform.close() is already in).
+    cleanups.unshift(() => upkeep.stop());
+  } else if (await autovacuumOff(platform.database.db).catch(() => false)) {
+    logger.warn(
+      {},
+      'Postgres runs with autovacuum off: the read models’ rewritten rows are never reclaimed and queries are planned without statistics; turn autovacuum on (its default), or run VACUUM ANALYZE after large loads',
+    );
+  }
   const lanes = lanesOfRoles(roles);
   if (lanes.length) await platform.projections.start(lanes);
   // The analytics builder fills the shopper lane's analytics generations from history.
