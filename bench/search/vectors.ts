@@ -3,10 +3,12 @@
 // It reads the catalogue's stored embeddings (item_embeddings of active items) into one HNSW index
 // through the same adapter search uses (infra/vectors/hnsw.ts): one index over every dataset is
 // the worst case, since the service keeps one per dataset. Queries are the shopper queries'
-// embeddings from the configured (here offline) embedder.
+// embeddings from the configured (here offline) embedder. Beside it, the service's way with
+// several datasets in scope (one graph a dataset, each searched k deep, the lists merged) against
+// that one graph searched k and 2k deep: what one graph per organization would save.
 import { sql, type Kysely } from 'kysely';
 import type { Embedder } from '../../infra/models/port.js';
-import { createHnswIndex, exactNearest } from '../../infra/vectors/hnsw.js';
+import { createHnswIndex, exactNearest, type VectorIndex, type VectorMatch } from '../../infra/vectors/hnsw.js';
 
 export interface VectorIndexReport {
   vectors: number;
@@ -21,6 +23,10 @@ export interface VectorIndexReport {
   recallAt120: number;
   hnswQueryMs: number;
   exactQueryMs: number;
+  /** The catalogue's datasets, each a graph of its own as the service holds them. */
+  graphs: number;
+  /** Per query at the vector leg's deepest (120): one graph a dataset searched 120 deep and merged; the one graph 120 and 240 deep. */
+  scope: Record<'perDataset' | 'oneAtK' | 'oneAt2K', { queryMs: number; recallAt120: number }>;
 }
 
 const PAGE = 5000;
@@ -29,12 +35,16 @@ const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** di
 
 export async function measureVectorIndex(db: Kysely<any>, embedder: Embedder, queries: readonly string[]): Promise<VectorIndexReport> {
   const vectors = new Map<string, Float32Array>();
+  const datasetOf = new Map<string, string>();
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    const { rows } = await sql<{ item_id: string; vector: number[] }>`
-      select d.item_id, e.vector from search_documents d join item_embeddings e on e.item_id = d.item_id
+    const { rows } = await sql<{ item_id: string; dataset_id: string; vector: number[] }>`
+      select d.item_id, d.dataset_id, e.vector from search_documents d join item_embeddings e on e.item_id = d.item_id
        where d.status = 'active' and d.item_id > ${after} order by d.item_id limit ${PAGE}`.execute(db);
-    for (const row of rows) vectors.set(row.item_id, Float32Array.from(row.vector));
+    for (const row of rows) {
+      vectors.set(row.item_id, Float32Array.from(row.vector));
+      datasetOf.set(row.item_id, row.dataset_id);
+    }
     if (rows.length < PAGE) break;
     after = rows[rows.length - 1]!.item_id;
   }
@@ -70,7 +80,10 @@ export async function measureVectorIndex(db: Kysely<any>, embedder: Embedder, qu
       recall[k][1] += wanted.length;
     }
   }
+  const scope = compareScopeGraphs(index, vectors, datasetOf, queryVectors, dimensions);
   return {
+    scope,
+    graphs: new Set(datasetOf.values()).size,
     vectors: vectors.size,
     dimensions,
     buildSeconds: round(buildSeconds),
@@ -81,4 +94,57 @@ export async function measureVectorIndex(db: Kysely<any>, embedder: Embedder, qu
     hnswQueryMs: round(medianOf(hnswMs), 2),
     exactQueryMs: round(medianOf(exactMs), 2),
   };
+}
+
+const SCOPE_K = 120;
+
+/** Tie-aware recall@k of `found` against `exact` (a found vector as near as the exact k-th counts). */
+function tieAwareRecall(found: VectorMatch[][], exact: VectorMatch[][], k: number): number {
+  let hits = 0;
+  let wanted = 0;
+  found.forEach((list, i) => {
+    const kth = exact[i]![Math.min(k, exact[i]!.length) - 1]?.similarity ?? 1;
+    hits += list.slice(0, k).filter((match) => match.similarity >= kth - 1e-6).length;
+    wanted += Math.min(k, exact[i]!.length);
+  });
+  return wanted ? round(Math.min(1, hits / wanted), 3) : 0;
+}
+
+/**
+ * One graph a dataset (as the service holds them: searched k deep each when several are in scope,
+ * the lists merged) against `one`, a graph of every vector, searched k and 2k deep. Timed in
+ * alternated rounds, each method's median per query.
+ */
+function compareScopeGraphs(one: VectorIndex, vectors: ReadonlyMap<string, Float32Array>, datasetOf: ReadonlyMap<string, string>, queries: ReadonlyArray<ArrayLike<number>>, dimensions: number): VectorIndexReport['scope'] {
+  const graphs = new Map<string, VectorIndex>();
+  for (const [key, vector] of vectors) {
+    const datasetId = datasetOf.get(key)!;
+    let graph = graphs.get(datasetId);
+    if (!graph) graphs.set(datasetId, (graph = createHnswIndex({ dimensions })));
+    graph.upsert(key, vector);
+  }
+  const query32 = queries.map((query) => Float32Array.from(query));
+  const methods = {
+    perDataset: (query: Float32Array) =>
+      [...graphs.values()]
+        .flatMap((graph) => graph.nearest(query, SCOPE_K, SCOPE_K))
+        .sort((a, b) => b.similarity - a.similarity)
+        .slice(0, SCOPE_K),
+    oneAtK: (query: Float32Array) => one.nearest(query, SCOPE_K, SCOPE_K),
+    oneAt2K: (query: Float32Array) => one.nearest(query, SCOPE_K, 2 * SCOPE_K),
+  };
+  const exact = query32.map((query) => exactNearest(vectors, query, SCOPE_K));
+  const times: Record<keyof typeof methods, number[]> = { perDataset: [], oneAtK: [], oneAt2K: [] };
+  for (let round = 0; round < 5; round++) {
+    for (const name of Object.keys(methods) as Array<keyof typeof methods>) {
+      const started = performance.now();
+      for (const query of query32) methods[name](query);
+      times[name].push((performance.now() - started) / query32.length);
+    }
+  }
+  const report = {} as VectorIndexReport['scope'];
+  for (const name of Object.keys(methods) as Array<keyof typeof methods>) {
+    report[name] = { queryMs: round(medianOf(times[name]), 3), recallAt120: tieAwareRecall(query32.map(methods[name]), exact, SCOPE_K) };
+  }
+  return report;
 }
