@@ -29,6 +29,7 @@
 // The table header names the machine; API, projections, ingest worker and Postgres share it.
 //   node --import tsx bench/search.ts
 //   BENCH_SIZES=10000,100000  BENCH_SECONDS=20  BENCH_WARMUP_SECONDS=5  BENCH_CLIENTS=8  BENCH_FRESH_SAMPLES=5
+//   BENCH_VACUUM=0 (search the tables as loaded, without the vacuum and analyse autovacuum would have run)
 //   BENCH_REBUILD=0 (skip the rebuild)  BENCH_VECTOR_INDEX=0 (skip the whole-catalogue graph's recall)  BENCH_LOAD_ONLY=1 (load the catalogues, report how long it took, send no search)
 //   BENCH_KEEP=/tmp/search-bench (Postgres: each size's catalogue is loaded once into a database
 //     kept on the server, stylist_bench_keep_SIZE, with its keys and dataset ids in FILE-SIZE.json;
@@ -210,7 +211,7 @@ interface KeptCatalogue {
  */
 async function vacuumAsAutovacuumWould(service: SearchBenchService): Promise<void> {
   const { database } = service.platform;
-  if (database.kind === 'postgres' && !(await autovacuumOff(database.db))) return;
+  if (!env('BENCH_VACUUM', 1) || (database.kind === 'postgres' && !(await autovacuumOff(database.db)))) return;
   const started = performance.now();
   const done = await upkeepDueTables(database.db);
   const what = done.map((table) => `${table.table} (${table.vacuumed ? 'vacuumed' : 'analysed'}, ${table.deadRows} dead rows)`).join(', ');
