@@ -207,7 +207,7 @@ interface KeptCatalogue {
  * default's own pass (infra/db/upkeep.ts) likewise. This machine's Postgres runs with autovacuum
  * off (its CI settings): before this, the 100,000-item catalogue was searched with every item's
  * first version dead in search_documents and catalogue_items and no statistics, and one shopper's
- * p50 was 5.4 to 5.6 ms against 4.5 after (docs/performance.md).
+ * p50 was 5.4 to 5.6 ms against 4.0 to 4.6 after: the vacuum's part (docs/performance.md).
  */
 async function vacuumAsAutovacuumWould(service: SearchBenchService): Promise<void> {
   const { database } = service.platform;

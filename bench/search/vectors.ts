@@ -30,6 +30,8 @@ export interface VectorIndexReport {
 }
 
 const PAGE = 5000;
+/** The vector leg's deepest: how many neighbours the recall and the scope comparison ask for. */
+const SCOPE_K = 120;
 const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
@@ -61,26 +63,19 @@ export async function measureVectorIndex(db: Kysely<any>, embedder: Embedder, qu
   const rssDeltaMB = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
 
   const queryVectors = await embedder.embed([...queries]);
-  const recall = { 10: [0, 0], 120: [0, 0] } as Record<10 | 120, [number, number]>;
+  const approximates: VectorMatch[][] = [];
+  const exacts: VectorMatch[][] = [];
   const hnswMs: number[] = [];
   const exactMs: number[] = [];
   for (const query of queryVectors) {
     let t0 = performance.now();
-    const exact = exactNearest(vectors, query, 120);
+    exacts.push(exactNearest(vectors, query, SCOPE_K));
     exactMs.push(performance.now() - t0);
     t0 = performance.now();
-    const approximate = index.nearest(query, 120);
+    approximates.push(index.nearest(query, SCOPE_K));
     hnswMs.push(performance.now() - t0);
-    for (const k of [10, 120] as const) {
-      const found = new Set(approximate.slice(0, k).map((m) => m.key));
-      // Ties at the k-th similarity make "the" exact top k ambiguous: any of them counts.
-      const kth = exact[Math.min(k, exact.length) - 1]?.similarity ?? 1;
-      const wanted = exact.slice(0, k);
-      recall[k][0] += wanted.filter((m) => found.has(m.key)).length + approximate.slice(0, k).filter((m) => !wanted.some((w) => w.key === m.key) && m.similarity >= kth - 1e-6).length;
-      recall[k][1] += wanted.length;
-    }
   }
-  const scope = compareScopeGraphs(index, vectors, datasetOf, queryVectors, dimensions);
+  const scope = compareScopeGraphs(index, vectors, datasetOf, queryVectors, exacts, dimensions);
   return {
     scope,
     graphs: new Set(datasetOf.values()).size,
@@ -89,33 +84,45 @@ export async function measureVectorIndex(db: Kysely<any>, embedder: Embedder, qu
     buildSeconds: round(buildSeconds),
     estimatedMB: round(index.memoryBytes() / 2 ** 20),
     rssDeltaMB: round(rssDeltaMB),
-    recallAt10: round(Math.min(1, recall[10][0] / recall[10][1]), 3),
-    recallAt120: round(Math.min(1, recall[120][0] / recall[120][1]), 3),
+    recallAt10: tieAwareRecall(approximates, exacts, 10),
+    recallAt120: tieAwareRecall(approximates, exacts, SCOPE_K),
     hnswQueryMs: round(medianOf(hnswMs), 2),
     exactQueryMs: round(medianOf(exactMs), 2),
   };
 }
 
-const SCOPE_K = 120;
-
-/** Tie-aware recall@k of `found` against `exact` (a found vector as near as the exact k-th counts). */
-function tieAwareRecall(found: VectorMatch[][], exact: VectorMatch[][], k: number): number {
+/**
+ * Recall@k of `found` against `exact`, each a list per query. Ties at the k-th similarity make "the"
+ * exact top k ambiguous: a found vector counts when it is one of them, or when it is as near as the
+ * k-th (its similarity as the graph computed it, from i8).
+ */
+function tieAwareRecall(found: readonly VectorMatch[][], exact: readonly VectorMatch[][], k: number): number {
   let hits = 0;
   let wanted = 0;
   found.forEach((list, i) => {
-    const kth = exact[i]![Math.min(k, exact[i]!.length) - 1]?.similarity ?? 1;
-    hits += list.slice(0, k).filter((match) => match.similarity >= kth - 1e-6).length;
-    wanted += Math.min(k, exact[i]!.length);
+    const best = exact[i]!.slice(0, k);
+    const kth = best[best.length - 1]?.similarity ?? 1;
+    const keys = new Set(best.map((match) => match.key));
+    hits += list.slice(0, k).filter((match) => keys.has(match.key) || match.similarity >= kth - 1e-6).length;
+    wanted += best.length;
   });
   return wanted ? round(Math.min(1, hits / wanted), 3) : 0;
 }
 
 /**
  * One graph a dataset (as the service holds them: searched k deep each when several are in scope,
- * the lists merged) against `one`, a graph of every vector, searched k and 2k deep. Timed in
- * alternated rounds, each method's median per query.
+ * the lists merged; sorted together here, the service merges by heads) against `one`, a graph of
+ * every vector, searched k and 2k deep; `exact`: each query's exact nearest, from the recall above.
+ * Timed in alternated rounds, each method's median per query.
  */
-function compareScopeGraphs(one: VectorIndex, vectors: ReadonlyMap<string, Float32Array>, datasetOf: ReadonlyMap<string, string>, queries: ReadonlyArray<ArrayLike<number>>, dimensions: number): VectorIndexReport['scope'] {
+function compareScopeGraphs(
+  one: VectorIndex,
+  vectors: ReadonlyMap<string, Float32Array>,
+  datasetOf: ReadonlyMap<string, string>,
+  queries: ReadonlyArray<ArrayLike<number>>,
+  exact: readonly VectorMatch[][],
+  dimensions: number,
+): VectorIndexReport['scope'] {
   const graphs = new Map<string, VectorIndex>();
   for (const [key, vector] of vectors) {
     const datasetId = datasetOf.get(key)!;
@@ -133,7 +140,6 @@ function compareScopeGraphs(one: VectorIndex, vectors: ReadonlyMap<string, Float
     oneAtK: (query: Float32Array) => one.nearest(query, SCOPE_K, SCOPE_K),
     oneAt2K: (query: Float32Array) => one.nearest(query, SCOPE_K, 2 * SCOPE_K),
   };
-  const exact = query32.map((query) => exactNearest(vectors, query, SCOPE_K));
   const times: Record<keyof typeof methods, number[]> = { perDataset: [], oneAtK: [], oneAt2K: [] };
   for (let round = 0; round < 5; round++) {
     for (const name of Object.keys(methods) as Array<keyof typeof methods>) {
