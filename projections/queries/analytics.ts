@@ -54,11 +54,15 @@ const emptyDay = (date: string): StoredDay => ({ date, sessions: 0, purchasingSe
 /** One generation's days in [from, to], as stored (tests compare them with a fresh count). */
 export async function storedDays(db: Kysely<any>, organizationId: string, generation: number, from: string, to: string): Promise<Map<string, StoredDay>> {
   const scope = (table: string) => sql`from ${sql.table(table)} where organization_id = ${organizationId} and generation = ${generation} and date between ${from} and ${to}`;
-  const [counts, sessions, revenue] = await Promise.all([
-    sql<{ date: string; messages: string; product_clicks: string; add_to_carts: string; purchases: string; unverified: string }>`select date, messages, product_clicks, add_to_carts, purchases, unverified ${scope('analytics_days')}`.execute(db),
-    sql<{ date: string; sessions: string; purchasing: string }>`select date, count(*) as sessions, count(*) filter (where purchased) as purchasing ${scope('analytics_session_days')} group by date`.execute(db),
-    sql<{ date: string; currency: string; revenue: string; assisted_revenue: string }>`select date, currency, revenue::text, assisted_revenue::text ${scope('analytics_revenue')}`.execute(db),
-  ]);
+  // The three tables in one snapshot: a projection batch writes them together, and read on three
+  // connections a batch committing in between gave its purchases without its sessions (a day of
+  // two purchases and a conversion rate of 0, seen in CI under load).
+  const read = async (trx: Kysely<any>) => ({
+    counts: await sql<{ date: string; messages: string; product_clicks: string; add_to_carts: string; purchases: string; unverified: string }>`select date, messages, product_clicks, add_to_carts, purchases, unverified ${scope('analytics_days')}`.execute(trx),
+    sessions: await sql<{ date: string; sessions: string; purchasing: string }>`select date, count(*) as sessions, count(*) filter (where purchased) as purchasing ${scope('analytics_session_days')} group by date`.execute(trx),
+    revenue: await sql<{ date: string; currency: string; revenue: string; assisted_revenue: string }>`select date, currency, revenue::text, assisted_revenue::text ${scope('analytics_revenue')}`.execute(trx),
+  });
+  const { counts, sessions, revenue } = db.isTransaction ? await read(db) : await db.transaction().setIsolationLevel('repeatable read').execute(read);
   const days = new Map<string, StoredDay>();
   const day = (date: string) => days.get(date) ?? days.set(date, emptyDay(date)).get(date)!;
   for (const row of counts.rows) {
